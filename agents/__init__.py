@@ -1,0 +1,5 @@
+"""Agents behind one protocol (:class:`agents.base.Agent`) and a registry of names."""
+
+from .base import Agent, make_agent, register, registered
+
+__all__ = ["Agent", "make_agent", "register", "registered"]

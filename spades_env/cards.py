@@ -1,0 +1,102 @@
+"""Card ids, text notation and hand bitmasks.
+
+Cards use OpenSpiel's numbering so that records and cross-checks line up:
+``id = suit * 13 + rank`` with suits C, D, H, S = 0..3 and ranks 2..A = 0..12
+(C2 = 0, CA = 12, D2 = 13, H2 = 26, S2 = 39, SA = 51).
+
+A hand is a Python ``int`` used as a 52-bit set (bit ``id`` set when the card
+is held): membership, follow-suit and spade tests are single bit operations,
+which keeps the rules engine fast without numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+SUITS = "CDHS"
+RANKS = "23456789TJQKA"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = "♣♦♥♠"
+NUM_CARDS = 52
+SPADES = 3
+
+FULL_SUIT = (1 << 13) - 1
+SUIT_MASKS = tuple(FULL_SUIT << (13 * s) for s in range(4))
+SPADE_MASK = SUIT_MASKS[SPADES]
+FULL_DECK = (1 << NUM_CARDS) - 1
+
+
+def suit_of(card: int) -> int:
+    return card // 13
+
+
+def rank_of(card: int) -> int:
+    return card % 13
+
+
+def card_to_str(card: int) -> str:
+    """``51 -> "AS"``: rank letter then suit letter."""
+    if not 0 <= card < NUM_CARDS:
+        raise ValueError(f"card id {card!r} is not in 0..51")
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def str_to_card(text: str) -> int:
+    """Parse ``"AS"``, ``"as"``, ``"10h"``, ``"Td"``, ``"SA"`` or ``"A♠"`` into a card id."""
+    t = text.strip().upper().replace("10", "T")
+    for sym, letter in zip(SUIT_SYMBOLS, SUITS):
+        t = t.replace(sym, letter)
+    if len(t) == 2 and t[0] in SUITS and t[1] in RANKS:  # accept suit-first "SA"
+        t = t[1] + t[0]
+    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+        raise ValueError(f"cannot read {text!r} as a card: expected a rank (2-9, T/10, J, Q, K, A) "
+                         "and a suit (C, D, H, S), e.g. 'AS' or '10h'")
+    return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
+
+
+def to_card(value: int | str) -> int:
+    """A card given as an id or as text, validated."""
+    if isinstance(value, str):
+        return str_to_card(value)
+    card = int(value)
+    if card != value or not 0 <= card < NUM_CARDS:
+        raise ValueError(f"card id {value!r} is not in 0..51")
+    return card
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card ids in a bitmask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def bits_to_array(mask: int, size: int = NUM_CARDS) -> np.ndarray:
+    """A bitmask as a 0/1 ``uint8`` array of ``size`` entries (bit i -> index i)."""
+    raw = np.frombuffer(mask.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=size, bitorder="little")
+
+
+def hand_to_str(mask: int) -> str:
+    """Cards grouped by suit, high to low, spades first: ``"S: A K 4  H: Q  D: -  C: 9 2"``."""
+    parts = []
+    for s in reversed(range(4)):
+        ranks = [RANKS[rank_of(c)] for c in reversed(cards_of(mask & SUIT_MASKS[s]))]
+        parts.append(f"{SUITS[s]}: {' '.join(ranks) if ranks else '-'}")
+    return "  ".join(parts)

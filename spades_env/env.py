@@ -1,0 +1,228 @@
+"""Spades as a PettingZoo AEC environment: a thin view of :class:`SpadesGame`."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .actions import NUM_ACTIONS
+from .cards import bits_to_array
+from .game import Phase, SpadesConfig, SpadesGame
+from .observations import KINDS, ObservationTracker, bounds, encode
+from .render import render_hand_result, render_text
+
+REWARD_MODES = ("score", "win")
+RESET_OPTIONS = ("deal", "dealer", "scores", "bags")
+
+
+def env(illegal_action: str = "raise", **kwargs) -> AECEnv:
+    """The environment under PettingZoo's order-enforcing wrapper.
+
+    ``illegal_action="raise"`` (default) raises ``ValueError`` on an illegal
+    action and leaves the game untouched; ``"terminate"`` uses PettingZoo's
+    ``TerminateIllegalWrapper`` (the offender gets -1 and the game ends),
+    which some training loops prefer.
+    """
+    if illegal_action not in ("raise", "terminate"):
+        raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+    e = raw_env(**kwargs)
+    if illegal_action == "terminate":
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    return OrderEnforcingWrapper(e)
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper with a direct path for ``last()``.
+
+    The base class resolves every attribute of the wrapped env through
+    ``__getattr__`` (two Python frames per access, five accesses per
+    ``last()``); once ``reset()`` has been called the checks it guards are
+    settled, so ``last`` goes straight to the env. Behaviour is unchanged.
+    """
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            return super().last(observe)
+        return self.env.last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _AgentIterator(self, max_iter)
+
+
+class _AgentIterator:
+    """PettingZoo's order-enforcing agent iterator, reading the unwrapped env directly."""
+
+    def __init__(self, wrapper: OrderEnforcingWrapper, max_iter: int) -> None:
+        self.wrapper, self.env, self.max_iter = wrapper, wrapper.env, max_iter
+        wrapper._has_updated = True
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        if not self.env.agents or self.max_iter <= 0:
+            raise StopIteration
+        if not self.wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        self.max_iter -= 1
+        self.wrapper._has_updated = False
+        return self.env.agent_selection
+
+
+class raw_env(AECEnv, EzPickle):
+    """Partnership (``num_players=4``) or two-player Spades.
+
+    Arguments: ``num_players``; ``observation`` (``"default"``,
+    ``"history"`` or ``"oracle"``, see :mod:`spades_env.observations`);
+    ``reward`` (``"score"``: at each scored hand, your side's points minus
+    the other side's / 100, partners equal; ``"win"``: +1 / -1 at the end of
+    the game, 0 when truncated); ``render_mode`` (``"ansi"`` or
+    ``"human"``); and every rules Option of :class:`SpadesConfig`
+    (``target_score``, ``bag_limit``, ``max_hands``, ``single_hand``, ...).
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "spades_v0", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, num_players: int = 4, observation: str = "default", reward: str = "score",
+                 render_mode: str | None = None, **rules) -> None:
+        EzPickle.__init__(self, num_players=num_players, observation=observation, reward=reward,
+                          render_mode=render_mode, **rules)
+        super().__init__()
+        if observation not in KINDS:
+            raise ValueError(f"observation must be one of {KINDS}, got {observation!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        self.config = SpadesConfig(num_players=num_players, **rules)
+        self.game = SpadesGame(self.config)
+        self.observation_kind = observation
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{p}" for p in range(num_players)]
+        self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
+        low, high = bounds(num_players, observation)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        state_low, state_high = bounds(num_players, "oracle")
+        self.state_space = spaces.Box(state_low, state_high, dtype=np.float32)
+        self._tracker = ObservationTracker(self.game, observation)
+        self._no_actions = np.zeros(NUM_ACTIONS, np.int8)
+        self.hand_records: list[dict] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---------------------------------------------------------------- reset
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a game. ``options``: ``deal``, ``dealer``, ``scores``, ``bags`` (see ``SpadesGame.reset``)."""
+        options = dict(options or {})
+        unknown = set(options) - set(RESET_OPTIONS)
+        if unknown:  # PettingZoo's api_test passes foreign options: warn, as gymnasium does, not fail
+            gymnasium.logger.warn(f"ignoring unknown reset option(s) {sorted(unknown)}; known: {list(RESET_OPTIONS)}")
+        self.game.reset(seed, **{k: v for k, v in options.items() if k in RESET_OPTIONS})
+        self.hand_records = self.game.hand_records
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._tracker.rebuild()
+        self._rewards_paid = False
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------- observe
+
+    def observe(self, agent: str) -> dict:
+        player = self.agent_name_mapping[agent]
+        if player == self.game.current_player and not self.game.game_over:
+            mask = bits_to_array(self.game.legal_mask(), NUM_ACTIONS).view(np.int8)
+        else:
+            mask = self._no_actions.copy()
+        return {"observation": self._tracker.vectors[player].copy(), "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        return self.observe(agent or self.agent_selection)["action_mask"]
+
+    def state(self) -> np.ndarray:
+        """Global state for centralised critics: seat 0's view plus every other hand
+        (the ``"oracle"`` encoding of player_0)."""
+        return encode(self.game, 0, "oracle")
+
+    # ---------------------------------------------------------------- step
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        player, phase, hands_before = game.current_player, game.phase, game.hand_number
+        game.apply(action)  # raises ValueError on an illegal action, before anything changes
+        self._tracker.update(player, int(action), phase)
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewards_paid:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.infos = {a: {} for a in self.agents}
+            self._rewards_paid = False
+        if game.hand_number != hands_before:
+            self._pay_hand()
+            self._accumulate_rewards()  # rewards are zero on every other step
+        if game.game_over:
+            flags = dict.fromkeys(self.agents, True)
+            if game.truncated:
+                self.truncations = flags
+            else:
+                self.terminations = flags
+        else:
+            self.agent_selection = self.possible_agents[game.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def _pay_hand(self) -> None:
+        game = self.game
+        record = game.hand_records[-1]
+        points = record["points"]
+        for agent in self.agents:
+            side = game.side_of[self.agent_name_mapping[agent]]
+            if self.reward_mode == "score":
+                self.rewards[agent] = (points[side] - points[1 - side]) / 100
+            elif game.game_over and game.winner is not None:
+                self.rewards[agent] = 1.0 if side == game.winner else -1.0
+            self.infos[agent] = {"hand_record": record}
+        self._rewards_paid = True
+
+    # -------------------------------------------------------------- render
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = render_text(self.game)
+        if self.game.hand_records and self.game.phase in (Phase.GAME_OVER,) or (
+                self.game.hand_records and not self.game.actions):
+            text += "\n" + render_hand_result(self.game.hand_records[-1])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,410 @@
+"""The pure rules engine: a Spades game as a state machine.
+
+This module is the single source of truth for the rules (``RULES.md``). It
+imports neither gymnasium nor pettingzoo; the PettingZoo environment,
+observation encoders, records, agents and tools are all views of a
+:class:`SpadesGame`.
+
+State is kept in plain Python ints and lists (hands are 52-bit masks, see
+:mod:`spades_env.cards`) so that one step costs a few microseconds.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import asdict, dataclass
+from enum import IntEnum
+
+import numpy as np
+
+from . import actions as A
+from .cards import NUM_CARDS, SPADE_MASK, SPADES, SUIT_MASKS, card_to_str, cards_of, mask_of, to_card
+from .scoring import SideScore, score_side
+
+
+class Phase(IntEnum):
+    BLIND = 0  # choose Blind Nil or look at the hand
+    BID = 1
+    PASS = 2  # Blind Nil card exchange between partners (four players)
+    DRAW = 3  # keep or discard the top card of the stock (two players)
+    REPLACE = 4  # Blind Nil replacements after the bidding (two players)
+    PLAY = 5
+    GAME_OVER = 6
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now; the game is left exactly as it was."""
+
+
+def _check_int(name: str, value, low: int | None = None, high: int | None = None, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer{' or None' if allow_none else ''}, got {value!r}")
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value!r}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be <= {high}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class SpadesConfig:
+    """Every Option of RULES.md; the defaults are the rules as written.
+
+    ``max_hands`` ends an endless game by truncation (never a win);
+    ``single_hand`` ends the episode after one hand (a training mode; the
+    side with more points in the hand is the winner, a tie has none).
+    """
+
+    num_players: int = 4
+    target_score: int = 500
+    bag_limit: int = 10
+    bag_penalty: int = 100
+    nil: bool = True
+    blind_nil: bool = True
+    blind_nil_min_deficit: int | None = None
+    mercy_threshold: int | None = None
+    max_hands: int = 50
+    single_hand: bool = False
+
+    def __post_init__(self) -> None:
+        if self.num_players not in (2, 4) or isinstance(self.num_players, bool):
+            raise ValueError(f"num_players must be 4 (partnership) or 2 (two-player), got {self.num_players!r}")
+        _check_int("target_score", self.target_score, low=1)
+        _check_int("bag_limit", self.bag_limit, low=1)
+        _check_int("bag_penalty", self.bag_penalty, low=0)
+        _check_int("blind_nil_min_deficit", self.blind_nil_min_deficit, low=0, allow_none=True)
+        _check_int("mercy_threshold", self.mercy_threshold, high=self.target_score - 1, allow_none=True)
+        _check_int("max_hands", self.max_hands, low=1)
+        for name in ("nil", "blind_nil", "single_hand"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class SpadesGame:
+    """One game of Spades (several hands to the target score).
+
+    Use :meth:`reset` to start, :meth:`legal_actions` / :meth:`legal_mask` to
+    see what the player to act (:attr:`current_player`) may do, and
+    :meth:`apply` to act. Completed hands are appended to
+    :attr:`hand_records` as JSON-ready dicts.
+    """
+
+    def __init__(self, config: SpadesConfig | None = None, **options) -> None:
+        if config is not None and options:
+            raise ValueError("pass either a SpadesConfig or keyword options, not both")
+        self.config = config if config is not None else SpadesConfig(**options)
+        n = self.config.num_players
+        self.num_players = n
+        # Side (partnership, or the player alone in the two-player game) of each seat.
+        self.members: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3)) if n == 4 else ((0,), (1,))
+        self.side_of: tuple[int, ...] = tuple(p % 2 for p in range(n))
+        self.phase = Phase.GAME_OVER
+        self.hand_records: list[dict] = []
+
+    # ------------------------------------------------------------------ reset
+
+    def reset(self, seed: int | None = None, *, deal=None, dealer: int | None = None,
+              scores=None, bags=None) -> None:
+        """Start a new game.
+
+        ``deal`` fixes the first hand (four lists of 13 cards by seat, ids or
+        text); ``dealer`` the first dealer (else drawn from ``seed``);
+        ``scores`` and ``bags`` the starting totals of the two sides.
+        Later hands are dealt from the seeded generator.
+        """
+        n = self.num_players
+        hands = None if deal is None else self._check_deal(deal)
+        if dealer is not None:
+            _check_int("dealer", dealer, low=0, high=n - 1)
+        self.scores = self._check_pair("scores", scores, low=None)
+        self.bags = self._check_pair("bags", bags, low=0, high=self.config.bag_limit - 1)
+        self.rng = np.random.default_rng(seed)
+        first_dealer = int(self.rng.integers(n)) if dealer is None else int(dealer)
+        self.hand_number = 0  # hands completed
+        self.hand_records = []
+        self.winner: int | None = None  # winning side
+        self.terminated = False
+        self.truncated = False
+        self._start_hand(first_dealer, hands)
+
+    def _check_pair(self, name: str, value, low, high=None) -> list[int]:
+        if value is None:
+            return [0, 0]
+        value = list(value)
+        if len(value) != 2:
+            raise ValueError(f"{name} must give 2 values (one per side), got {value!r}")
+        for v in value:
+            _check_int(name, v, low=low, high=high)
+        return [int(v) for v in value]
+
+    def _check_deal(self, deal) -> list[int]:
+        n = self.num_players
+        try:
+            hands = [[to_card(c) for c in hand] for hand in deal]
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"deal must be {n} lists of 13 cards (ids 0..51 or text like 'AS'): {exc}") from None
+        if len(hands) != n or any(len(h) != 13 for h in hands):
+            raise ValueError(f"deal must be {n} hands of 13 cards, got sizes {[len(h) for h in hands]}")
+        every = [c for h in hands for c in h]
+        if len(set(every)) != len(every):
+            dup = sorted({card_to_str(c) for c in every if every.count(c) > 1})
+            raise ValueError(f"deal repeats cards: {', '.join(dup)}")
+        return [mask_of(h) for h in hands]
+
+    def _start_hand(self, dealer: int, hands: list[int] | None = None) -> None:
+        n = self.num_players
+        if hands is None:
+            perm = self.rng.permutation(NUM_CARDS)
+            hands = [mask_of(perm[13 * p: 13 * p + 13].tolist()) for p in range(n)]
+        self.dealer = dealer
+        self.hands = list(hands)
+        self.start_hands = tuple(hands)
+        self.scores_before = tuple(self.scores)
+        self.bags_before = tuple(self.bags)
+        self.bids: list[int | None] = [None] * n
+        self.blind = [False] * n
+        self.looked = [not self._blind_nil_allowed(p) for p in range(n)]
+        self.tricks = [0] * n
+        self.trick: list[tuple[int, int]] = []  # (player, card) in play order
+        self.leader = (dealer + 1) % n
+        self.spades_broken = False
+        self.played = [0] * n  # cards played by each seat this hand (bitmask)
+        self.voids = [0] * n  # suits each seat has shown out of (4-bit mask)
+        self.passes: list[tuple[int, int, int]] = []  # (giver, receiver, card)
+        self._pass_queue: list[tuple[int, int]] = []
+        self.trick_winners: list[int] = []
+        self.plays: list[tuple[int, int]] = []  # (player, card) in play order
+        self.actions: list[tuple[int, int]] = []  # (player, action) this hand
+        self.current_player = (dealer + 1) % n
+        self._enter_bid_turn()
+
+    def _blind_nil_allowed(self, player: int) -> bool:
+        cfg = self.config
+        if not cfg.blind_nil:
+            return False
+        if cfg.blind_nil_min_deficit is None:
+            return True
+        side = self.side_of[player]
+        return self.scores[1 - side] - self.scores[side] >= cfg.blind_nil_min_deficit
+
+    def _enter_bid_turn(self) -> None:
+        self.phase = Phase.BID if self.looked[self.current_player] else Phase.BLIND
+
+    # ------------------------------------------------------------ legality
+
+    def partner(self, player: int) -> int | None:
+        return (player + 2) % 4 if self.num_players == 4 else None
+
+    def legal_mask(self) -> int:
+        """Legal action ids now, as a bitmask over the action table."""
+        phase = self.phase
+        if phase == Phase.PLAY:
+            return self._legal_plays(self.current_player)
+        if phase == Phase.BID:
+            low = 0 if self.config.nil else 1
+            return ((1 << (A.MAX_BID + 1)) - (1 << low)) << A.BID_BASE
+        if phase == Phase.BLIND:
+            return (1 << A.BLIND_NIL) | (1 << A.LOOK)
+        if phase == Phase.PASS:
+            return self.hands[self.current_player]
+        return 0
+
+    def _legal_plays(self, player: int) -> int:
+        hand = self.hands[player]
+        if self.trick:
+            follow = hand & SUIT_MASKS[self.trick[0][1] // 13]
+            return follow or hand
+        if self.spades_broken:
+            return hand
+        return (hand & ~SPADE_MASK) or hand
+
+    def legal_actions(self) -> list[int]:
+        return cards_of(self.legal_mask())
+
+    def is_legal(self, action: int) -> bool:
+        return 0 <= action < A.NUM_ACTIONS and bool(self.legal_mask() >> action & 1)
+
+    # ---------------------------------------------------------------- apply
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for :attr:`current_player`.
+
+        Raises :class:`IllegalActionError` (a ``ValueError``) naming the
+        action, the phase and the legal actions; the game is then untouched.
+        """
+        legal = self.legal_mask()
+        valid_id = not isinstance(action, bool) and isinstance(action, numbers.Integral) and 0 <= action < A.NUM_ACTIONS
+        if not (valid_id and legal >> int(action) & 1):
+            raise IllegalActionError(self._illegal_message(action, legal))
+        action = int(action)
+        player = self.current_player
+        self.actions.append((player, action))
+        phase = self.phase
+        if phase == Phase.PLAY:
+            self._play(player, action)
+        elif phase == Phase.BID:
+            self.bids[player] = action - A.BID_BASE
+            self._next_bidder(player)
+        elif phase == Phase.BLIND:
+            self.looked[player] = True
+            if action == A.BLIND_NIL:
+                self.bids[player] = 0
+                self.blind[player] = True
+                self._next_bidder(player)
+            else:
+                self.phase = Phase.BID
+        elif phase == Phase.PASS:
+            self._pass(action)
+
+    def _illegal_message(self, action, legal: int) -> str:
+        try:
+            what = f"{action!r} ({A.action_to_str(int(action))})"
+        except (TypeError, ValueError):
+            what = f"{action!r} (not an action id in 0..{A.NUM_ACTIONS - 1})"
+        if self.phase == Phase.GAME_OVER:
+            return f"illegal action {what}: the game is over"
+        names = ", ".join(f"{a} ({A.action_to_str(a)})" for a in cards_of(legal))
+        return (f"illegal action {what} for player {self.current_player} in phase "
+                f"{self.phase.name}; legal actions: {names}")
+
+    def _next_bidder(self, player: int) -> None:
+        nxt = (player + 1) % self.num_players
+        if self.bids[nxt] is None:
+            self.current_player = nxt
+            self._enter_bid_turn()
+            return
+        # Bidding is over: queue the Blind Nil exchanges, in bidding order.
+        for k in range(1, self.num_players + 1):
+            bidder = (self.dealer + k) % self.num_players
+            partner = self.partner(bidder)
+            if self.blind[bidder] and partner is not None and not self.blind[partner]:
+                self._pass_queue += [(partner, bidder)] * 3 + [(bidder, partner)] * 3
+        if self._pass_queue:
+            self.phase = Phase.PASS
+            self.current_player = self._pass_queue[0][0]
+        else:
+            self._start_play()
+
+    def _pass(self, card: int) -> None:
+        giver, receiver = self._pass_queue.pop(0)
+        bit = 1 << card
+        self.hands[giver] ^= bit
+        self.hands[receiver] |= bit
+        self.passes.append((giver, receiver, card))
+        if self._pass_queue:
+            self.current_player = self._pass_queue[0][0]
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAY
+        self.current_player = self.leader
+
+    def _play(self, player: int, card: int) -> None:
+        suit = card // 13
+        self.hands[player] ^= 1 << card
+        self.played[player] |= 1 << card
+        self.plays.append((player, card))
+        if self.trick:
+            led = self.trick[0][1] // 13
+            if suit != led:
+                self.voids[player] |= 1 << led
+                if suit == SPADES:
+                    self.spades_broken = True
+        elif suit == SPADES:  # leading a spade: legal only once broken, or when forced (which breaks them)
+            self.spades_broken = True
+        self.trick.append((player, card))
+        if len(self.trick) < self.num_players:
+            self.current_player = (player + 1) % self.num_players
+            return
+        winner = self.trick_winner(self.trick)
+        self.tricks[winner] += 1
+        self.trick_winners.append(winner)
+        self.last_trick = self.trick
+        self.trick = []
+        self.leader = self.current_player = winner
+        if len(self.trick_winners) == 13:
+            self._end_hand()
+
+    @staticmethod
+    def trick_winner(trick: list[tuple[int, int]]) -> int:
+        """The highest card of the suit led wins, unless a spade was played."""
+        best_player, best = trick[0]
+        for player, card in trick[1:]:
+            if card // 13 == best // 13:
+                if card > best:
+                    best_player, best = player, card
+            elif card // 13 == SPADES:
+                best_player, best = player, card
+        return best_player
+
+    # -------------------------------------------------------------- scoring
+
+    def _end_hand(self) -> None:
+        cfg = self.config
+        results: list[SideScore] = []
+        for side, members in enumerate(self.members):
+            result = score_side([self.bids[m] for m in members], [self.blind[m] for m in members],
+                                [self.tricks[m] for m in members], self.bags[side], cfg.bag_limit, cfg.bag_penalty)
+            self.scores[side] += result.total
+            self.bags[side] = result.bags_after
+            results.append(result)
+        self.hand_number += 1
+        self.last_hand_scores = results
+        winner = self._decide_winner()
+        if winner is None and cfg.single_hand:
+            totals = [r.total for r in results]
+            winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
+            self.terminated = True
+        if winner is not None:
+            self.winner = winner
+            self.terminated = True
+        elif not self.terminated and self.hand_number >= cfg.max_hands:
+            self.truncated = True
+        self.hand_records.append(self._hand_record(results))
+        if self.terminated or self.truncated:
+            self.phase = Phase.GAME_OVER
+        else:
+            self._start_hand((self.dealer + 1) % self.num_players)
+
+    def _decide_winner(self) -> int | None:
+        s0, s1 = self.scores
+        cfg = self.config
+        reached = s0 >= cfg.target_score or s1 >= cfg.target_score
+        mercy = cfg.mercy_threshold is not None and (s0 <= cfg.mercy_threshold or s1 <= cfg.mercy_threshold)
+        if (reached or mercy) and s0 != s1:  # a tie at or over the target plays another hand
+            return 0 if s0 > s1 else 1
+        return None
+
+    @property
+    def game_over(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    def _hand_record(self, results: list[SideScore]) -> dict:
+        """What RULES.md section 3 asks a hand to expose, JSON-ready (cards as text)."""
+        return {
+            "hand": self.hand_number,
+            "num_players": self.num_players,
+            "dealer": self.dealer,
+            "hands": [[card_to_str(c) for c in cards_of(h)] for h in self.start_hands],
+            "bids": list(self.bids),
+            "blind_nil": list(self.blind),
+            "passes": [[g, r, card_to_str(c)] for g, r, c in self.passes],
+            "plays": [[p, card_to_str(c)] for p, c in self.plays],
+            "trick_winners": list(self.trick_winners),
+            "tricks": list(self.tricks),
+            "actions": [[p, a] for p, a in self.actions],
+            "scores_before": list(self.scores_before),
+            "bags_before": list(self.bags_before),
+            "sides": [r.to_dict() for r in results],
+            "points": [r.total for r in results],
+            "scores": list(self.scores),
+            "bags": list(self.bags),
+            "game_over": self.terminated or self.truncated,
+            "winner": self.winner,
+            "truncated": self.truncated,
+        }

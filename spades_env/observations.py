@@ -1,0 +1,353 @@
+"""Observation encoders: the per-player vector, its layout table and a decoder.
+
+Every block is relative to the observer's seat: seat order is (self, left,
+partner, right) in the four-player game and (self, opponent) in the
+two-player game. Three kinds share one layout:
+
+* ``"default"`` -- what a player at the table knows (RULES.md section 3);
+* ``"history"`` -- the default plus the ordered trick history (for sequence
+  models);
+* ``"oracle"``  -- the default plus the other players' hands (for privileged
+  critics and debugging, like PettingZoo's hanabi "seer" option).
+
+:func:`encode` builds a vector from scratch and is the definition of the
+encoding. :class:`ObservationTracker` keeps all players' vectors up to date
+one action at a time, which is what makes ``observe()`` cheap; a test checks
+after every action of thousands of games that the two agree.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import actions as A
+from .cards import NUM_CARDS, RANKS, SUITS, bits_to_array, card_to_str
+from .game import Phase, SpadesGame
+
+KINDS = ("default", "history", "oracle")
+BID_CODES = 16  # not yet bid, 0..13, Blind Nil
+SCORE_CLIP = 10.0  # scores are scaled by the target and clipped to +-10 targets
+NUM_PHASES = len(Phase)
+
+
+@dataclass(frozen=True)
+class Block:
+    name: str
+    start: int
+    shape: tuple[int, ...]
+    low: float
+    high: float
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+@functools.cache
+def layout(num_players: int = 4, kind: str = "default") -> dict[str, Block]:
+    """The observation layout: block name -> :class:`Block` (start, shape, bounds, meaning)."""
+    if kind not in KINDS:
+        raise ValueError(f"observation kind must be one of {KINDS}, got {kind!r}")
+    n = num_players
+    seats = "(self, left, partner, right)" if n == 4 else "(self, opponent)"
+    specs = [
+        ("hand", (NUM_CARDS,), 0, 1, "my cards (all 0 until I have looked, see Blind Nil)"),
+        ("bids", (n, BID_CODES), 0, 1, f"bid per seat {seats}: one-hot of not-yet, 0..13, Blind Nil"),
+        ("tricks", (n,), 0, 1, "tricks taken this hand per seat / 13"),
+        ("trick", (n, NUM_CARDS), 0, 1, "cards in the current trick, by seat"),
+        ("leader", (n,), 0, 1, "seat that leads (led) the current trick"),
+        ("played", (n, NUM_CARDS), 0, 1, "cards already played this hand, by seat"),
+        ("voids", (n, 4), 0, 1, "suits (C, D, H, S) a seat has shown out of"),
+        ("spades_broken", (1,), 0, 1, "spades have been broken"),
+        ("phase", (NUM_PHASES,), 0, 1, "one-hot phase: " + ", ".join(p.name for p in Phase)),
+        ("to_act", (n,), 0, 1, "seat to act (all 0 when the game is over)"),
+        ("dealer", (n,), 0, 1, "dealer seat"),
+        ("passed", (NUM_CARDS,), 0, 1, "cards I passed to my partner (Blind Nil exchange)"),
+        ("received", (NUM_CARDS,), 0, 1, "cards my partner passed to me"),
+        ("scores", (2,), -SCORE_CLIP, SCORE_CLIP, "running score (my side, other side) / target, clipped"),
+        ("bags", (2,), 0, 1, "bags carried (my side, other side) / bag_limit"),
+        ("target", (1,), 0, SCORE_CLIP, "target score / 1000, clipped"),
+    ]
+    if kind == "history":
+        specs.append(("history", (13, n, NUM_CARDS + n), 0, 1,
+                      "trick t, k-th card played: card one-hot then seat one-hot"))
+    if kind == "oracle":
+        specs.append(("other_hands", (n - 1, NUM_CARDS), 0, 1, "the other seats' hands, in seat order"))
+    blocks, start = {}, 0
+    for name, shape, low, high, meaning in specs:
+        blocks[name] = Block(name, start, shape, float(low), float(high), meaning)
+        start += blocks[name].size
+    return blocks
+
+
+@functools.cache
+def observation_size(num_players: int = 4, kind: str = "default") -> int:
+    return sum(b.size for b in layout(num_players, kind).values())
+
+
+def bounds(num_players: int = 4, kind: str = "default") -> tuple[np.ndarray, np.ndarray]:
+    """Per-entry low and high bounds, for the gymnasium ``Box``."""
+    blocks = layout(num_players, kind)
+    size = observation_size(num_players, kind)
+    low, high = np.zeros(size, np.float32), np.ones(size, np.float32)
+    for b in blocks.values():
+        low[b.start:b.stop], high[b.start:b.stop] = b.low, b.high
+    return low, high
+
+
+def layout_table(num_players: int = 4, kind: str = "oracle") -> str:
+    """The layout as a Markdown table (for the docs)."""
+    rows = ["| block | offset | shape | meaning |", "|---|---|---|---|"]
+    for b in layout(num_players, kind).values():
+        rows.append(f"| `{b.name}` | {b.start} | {b.shape} | {b.meaning} |")
+    return "\n".join(rows)
+
+
+def _bid_code(game: SpadesGame, player: int) -> int:
+    bid = game.bids[player]
+    if bid is None:
+        return 0
+    return BID_CODES - 1 if game.blind[player] else bid + 1
+
+
+def encode(game: SpadesGame, observer: int, kind: str = "default") -> np.ndarray:
+    """The observation of ``observer``, built from scratch (the reference encoding)."""
+    n = game.num_players
+    blocks = layout(n, kind)
+    v = np.zeros(observation_size(n, kind), np.float32)
+
+    def at(name: str, *index: int) -> int:
+        b, pos = blocks[name], 0
+        for i, dim in zip(index, b.shape):
+            pos = pos * dim + i
+        return b.start + pos
+
+    def rel(player: int) -> int:
+        return (player - observer) % n
+
+    if game.looked[observer]:
+        v[at("hand"):at("hand") + NUM_CARDS] = bits_to_array(game.hands[observer])
+    for p in range(n):
+        v[at("bids", rel(p), _bid_code(game, p))] = 1
+        v[at("tricks", rel(p))] = game.tricks[p] / 13
+        if game.played[p]:
+            start = at("played", rel(p), 0)
+            v[start:start + NUM_CARDS] = bits_to_array(game.played[p])
+        for s in range(4):
+            if game.voids[p] >> s & 1:
+                v[at("voids", rel(p), s)] = 1
+    for p, card in game.trick:
+        v[at("trick", rel(p), card)] = 1
+    v[at("leader", rel(game.leader))] = 1
+    v[at("spades_broken")] = game.spades_broken
+    v[at("phase", int(game.phase))] = 1
+    if game.phase != Phase.GAME_OVER:
+        v[at("to_act", rel(game.current_player))] = 1
+    v[at("dealer", rel(game.dealer))] = 1
+    for giver, receiver, card in game.passes:
+        if giver == observer:
+            v[at("passed", card)] = 1
+        if receiver == observer:
+            v[at("received", card)] = 1
+    v[at("scores"):at("scores") + 2] = _scores(game, observer)
+    v[at("bags"):at("bags") + 2] = _bags(game, observer)
+    v[at("target")] = min(game.config.target_score / 1000, SCORE_CLIP)
+    if kind == "history":
+        for i, (p, card) in enumerate(game.plays):
+            v[at("history", i // n, i % n, card)] = 1
+            v[at("history", i // n, i % n, NUM_CARDS + rel(p))] = 1
+    if kind == "oracle":
+        for k in range(1, n):
+            start = at("other_hands", k - 1, 0)
+            v[start:start + NUM_CARDS] = bits_to_array(game.hands[(observer + k) % n])
+    return v
+
+
+def _scores(game: SpadesGame, observer: int) -> list[float]:
+    own = game.side_of[observer]
+    t = game.config.target_score
+    return [float(np.clip(game.scores[s] / t, -SCORE_CLIP, SCORE_CLIP)) for s in (own, 1 - own)]
+
+
+def _bags(game: SpadesGame, observer: int) -> list[float]:
+    own = game.side_of[observer]
+    return [game.bags[s] / game.config.bag_limit for s in (own, 1 - own)]
+
+
+class ObservationTracker:
+    """All players' observation vectors, updated incrementally after each action.
+
+    Call :meth:`rebuild` after ``game.reset`` and :meth:`update` after each
+    ``game.apply``; :attr:`vectors` row ``p`` is then ``encode(game, p, kind)``.
+    Updates are scalar writes into one flat array at precomputed offsets: a
+    card played costs a few dozen of them instead of a fresh encoding.
+    """
+
+    def __init__(self, game: SpadesGame, kind: str = "default") -> None:
+        self.game = game
+        self.kind = kind
+        n = game.num_players
+        self.size = observation_size(n, kind)
+        self.flat = np.zeros(n * self.size, np.float32)
+        self.vectors = self.flat.reshape(n, self.size)  # a view: row p is player p's observation
+        self._offset = off = {name: b.start for name, b in layout(n, kind).items()}
+        bases = range(0, n * self.size, self.size)
+        # _at[block][p]: flat offsets, one per observer, of player p's row of a per-seat card block.
+        self._at = {name: [[base + off[name] + (p - o) % n * NUM_CARDS for o, base in enumerate(bases)]
+                           for p in range(n)] for name in ("played", "trick")}
+        # Per-seat one-hot blocks: flat offsets, one per observer, of the entry for player p.
+        for name in ("to_act", "leader"):
+            self._at[name] = [[base + off[name] + (p - o) % n for o, base in enumerate(bases)] for p in range(n)]
+        self._hand_number = -1
+
+    def rebuild(self) -> None:
+        for p in range(self.game.num_players):
+            self.vectors[p] = encode(self.game, p, self.kind)
+        self._hand_number = self.game.hand_number
+        self._voids = list(self.game.voids)
+        self._broken = self.game.spades_broken
+        self._to_act = self.game.current_player
+        self._leader = self.game.leader
+        self._phase = int(self.game.phase)
+
+    def update(self, player: int, action: int, phase: Phase) -> None:
+        """Fold in ``action`` just taken by ``player`` in ``phase``."""
+        game = self.game
+        if game.hand_number != self._hand_number or game.phase == Phase.GAME_OVER:
+            self.rebuild()  # a hand was scored: a new deal changes nearly everything
+            return
+        f, off, size, n = self.flat, self._offset, self.size, game.num_players
+        bases = range(0, n * size, size)
+        if phase == Phase.PLAY:
+            card = action
+            f[player * size + off["hand"] + card] = 0
+            trick_done = not game.trick
+            for i in self._at["played"][player]:
+                f[i + card] = 1
+            if not trick_done:
+                for i in self._at["trick"][player]:
+                    f[i + card] = 1
+            if trick_done:
+                winner = game.leader
+                for o, base in enumerate(bases):
+                    f[base + off["trick"]: base + off["trick"] + n * NUM_CARDS] = 0
+                    f[base + off["tricks"] + (winner - o) % n] = game.tricks[winner] / 13
+                self._move("leader", self._leader, winner)
+                self._leader = winner
+            if game.voids[player] != self._voids[player]:
+                new = game.voids[player] & ~self._voids[player]
+                self._voids[player] = game.voids[player]
+                suit = new.bit_length() - 1
+                for o, base in enumerate(bases):
+                    f[base + off["voids"] + (player - o) % n * 4 + suit] = 1
+            if game.spades_broken != self._broken:
+                self._broken = game.spades_broken
+                f[[base + off["spades_broken"] for base in bases]] = 1
+            if "history" in off:
+                start = off["history"] + (len(game.plays) - 1) * (NUM_CARDS + n)
+                for o, base in enumerate(bases):
+                    f[base + start + card] = 1
+                    f[base + start + NUM_CARDS + (player - o) % n] = 1
+            if "other_hands" in off:
+                for o, base in enumerate(bases):
+                    if o != player:
+                        f[base + off["other_hands"] + ((player - o) % n - 1) * NUM_CARDS + card] = 0
+        elif phase in (Phase.BID, Phase.BLIND):
+            if action != A.LOOK:
+                code = _bid_code(game, player)
+                for o, base in enumerate(bases):
+                    start = base + off["bids"] + (player - o) % n * BID_CODES
+                    f[start] = 0
+                    f[start + code] = 1
+            if phase == Phase.BLIND:  # Blind Nil or not, the player now looks at the hand
+                start = player * size + off["hand"]
+                f[start:start + NUM_CARDS] = bits_to_array(game.hands[player])
+        elif phase == Phase.PASS:
+            giver, receiver, card = game.passes[-1]
+            f[giver * size + off["hand"] + card] = 0
+            f[receiver * size + off["hand"] + card] = 1
+            f[giver * size + off["passed"] + card] = 1
+            f[receiver * size + off["received"] + card] = 1
+            if "other_hands" in off:
+                for o, base in enumerate(bases):
+                    if o != giver:
+                        f[base + off["other_hands"] + ((giver - o) % n - 1) * NUM_CARDS + card] = 0
+                    if o != receiver:
+                        f[base + off["other_hands"] + ((receiver - o) % n - 1) * NUM_CARDS + card] = 1
+        if game.phase != self._phase:
+            for base in bases:
+                f[base + off["phase"] + self._phase] = 0
+                f[base + off["phase"] + game.phase] = 1
+            self._phase = int(game.phase)
+        if game.current_player != self._to_act:
+            self._move("to_act", self._to_act, game.current_player)
+            self._to_act = game.current_player
+
+    def _move(self, block: str, old: int, new: int) -> None:
+        """Move a per-seat one-hot from seat ``old`` to seat ``new`` in every observer's vector."""
+        f = self.flat
+        for i in self._at[block][old]:
+            f[i] = 0
+        for i in self._at[block][new]:
+            f[i] = 1
+
+
+def decode(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> dict:
+    """Turn an observation vector back into a readable dict (for debugging)."""
+    vector = np.asarray(vector)
+    blocks = layout(num_players, kind)
+    expected = observation_size(num_players, kind)
+    if vector.shape != (expected,):
+        raise ValueError(f"expected a vector of shape ({expected},) for {num_players} players, "
+                         f"kind {kind!r}; got {vector.shape}")
+
+    def block(name: str) -> np.ndarray:
+        b = blocks[name]
+        return vector[b.start:b.stop].reshape(b.shape)
+
+    def cards(row: np.ndarray) -> list[str]:
+        return [card_to_str(int(c)) for c in np.flatnonzero(row[:NUM_CARDS])]
+
+    def bid(row: np.ndarray) -> str | int | None:
+        code = int(np.argmax(row))
+        return None if code == 0 else "blind nil" if code == BID_CODES - 1 else code - 1
+
+    out = {
+        "hand": cards(block("hand")),
+        "bids": [bid(r) for r in block("bids")],
+        "tricks": [round(float(x) * 13) for x in block("tricks")],
+        "trick": [cards(r) for r in block("trick")],
+        "leader": int(np.argmax(block("leader"))),
+        "played": [cards(r) for r in block("played")],
+        "voids": [[SUITS[s] for s in np.flatnonzero(r)] for r in block("voids")],
+        "spades_broken": bool(block("spades_broken")[0]),
+        "phase": Phase(int(np.argmax(block("phase")))).name,
+        "to_act": int(np.argmax(block("to_act"))) if block("to_act").any() else None,
+        "dealer": int(np.argmax(block("dealer"))),
+        "passed": cards(block("passed")),
+        "received": cards(block("received")),
+        "scores": [float(x) for x in block("scores")],
+        "bags": [float(x) for x in block("bags")],
+        "target": float(block("target")[0]),
+    }
+    if kind == "history":
+        out["history"] = [
+            [(card_to_str(int(np.argmax(p[:NUM_CARDS]))), int(np.argmax(p[NUM_CARDS:]))) for p in trick if p.any()]
+            for trick in block("history") if trick.any()
+        ]
+    if kind == "oracle":
+        out["other_hands"] = [cards(r) for r in block("other_hands")]
+    return out
+
+
+__all__ = ["KINDS", "Block", "layout", "observation_size", "bounds", "layout_table", "encode",
+           "decode", "ObservationTracker", "RANKS"]

@@ -1,0 +1,80 @@
+"""The per-player information set: what a human at that seat knows, never more.
+
+Heuristic and search agents read a :class:`PlayerView`; neural agents read
+the observation vector. Both are views of the same :class:`SpadesGame`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import cards_of
+from .game import Phase, SpadesConfig, SpadesGame
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    seat: int
+    num_players: int
+    config: SpadesConfig
+    phase: Phase
+    to_act: int | None  # seat to act, None when the game is over
+    legal_actions: tuple[int, ...]  # legal ids when this seat is to act, else ()
+    looked: bool  # False while the hand is hidden (Blind Nil decision pending)
+    hand: tuple[int, ...]  # my cards (empty until looked)
+    dealer: int  # dealer (four players) or first drawer (two players)
+    bids: tuple[int | None, ...]  # per seat; 0 = Nil
+    blind: tuple[bool, ...]  # per seat: the bid was Blind Nil
+    tricks: tuple[int, ...]  # tricks taken this hand, per seat
+    trick: tuple[tuple[int, int], ...]  # current trick: (seat, card) in play order
+    leader: int  # seat that leads (led) the current trick
+    plays: tuple[tuple[int, int], ...]  # every card played this hand, (seat, card) in order
+    voids: tuple[frozenset[int], ...]  # suits each seat has shown out of
+    spades_broken: bool
+    passed: tuple[int, ...]  # cards I passed to my partner
+    received: tuple[int, ...]  # cards my partner passed to me
+    side: int  # my side (partnership 0/1, or my seat in the two-player game)
+    partner: int | None
+    scores: tuple[int, int]  # running scores per side
+    bags: tuple[int, int]  # bags carried per side
+    hand_number: int  # hands completed before this one
+
+    @property
+    def played_cards(self) -> frozenset[int]:
+        return frozenset(c for _, c in self.plays)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+
+def player_view(game: SpadesGame, seat: int) -> PlayerView:
+    over = game.phase == Phase.GAME_OVER
+    looked = game.looked[seat]
+    n = game.num_players
+    return PlayerView(
+        seat=seat,
+        num_players=n,
+        config=game.config,
+        phase=game.phase,
+        to_act=None if over else game.current_player,
+        legal_actions=tuple(game.legal_actions()) if not over and game.current_player == seat else (),
+        looked=looked,
+        hand=tuple(cards_of(game.hands[seat])) if looked else (),
+        dealer=game.dealer,
+        bids=tuple(game.bids),
+        blind=tuple(game.blind),
+        tricks=tuple(game.tricks),
+        trick=tuple(game.trick),
+        leader=game.leader,
+        plays=tuple(game.plays),
+        voids=tuple(frozenset(s for s in range(4) if game.voids[p] >> s & 1) for p in range(n)),
+        spades_broken=game.spades_broken,
+        passed=tuple(c for g, _, c in game.passes if g == seat),
+        received=tuple(c for _, r, c in game.passes if r == seat),
+        side=game.side_of[seat],
+        partner=game.partner(seat),
+        scores=(game.scores[0], game.scores[1]),
+        bags=(game.bags[0], game.bags[1]),
+        hand_number=game.hand_number,
+    )
