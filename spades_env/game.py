@@ -104,6 +104,8 @@ class SpadesGame:
         self.side_of: tuple[int, ...] = tuple(p % 2 for p in range(n))
         self.phase = Phase.GAME_OVER
         self.hand_records: list[dict] = []
+        # Replay tools may queue the outcomes of Blind Nil replacement draws (two players) here.
+        self.forced_draws: list[int] = []
 
     # ------------------------------------------------------------------ reset
 
@@ -111,10 +113,12 @@ class SpadesGame:
               scores=None, bags=None) -> None:
         """Start a new game.
 
-        ``deal`` fixes the first hand (four lists of 13 cards by seat, ids or
-        text); ``dealer`` the first dealer (else drawn from ``seed``);
-        ``scores`` and ``bags`` the starting totals of the two sides.
-        Later hands are dealt from the seeded generator.
+        ``deal`` fixes the first hand: four lists of 13 cards by seat (ids or
+        text), or for two players the order of the 52-card stock (top
+        first). ``dealer`` is the first dealer (two players: the first
+        drawer), else drawn from ``seed``; ``scores`` and ``bags`` are the
+        starting totals of the two sides. Later hands come from the seeded
+        generator.
         """
         n = self.num_players
         hands = None if deal is None else self._check_deal(deal)
@@ -142,6 +146,8 @@ class SpadesGame:
         return [int(v) for v in value]
 
     def _check_deal(self, deal) -> list[int]:
+        if self.num_players == 2:
+            return self._check_stock(deal)
         n = self.num_players
         try:
             hands = [[to_card(c) for c in hand] for hand in deal]
@@ -155,19 +161,49 @@ class SpadesGame:
             raise ValueError(f"deal repeats cards: {', '.join(dup)}")
         return [mask_of(h) for h in hands]
 
-    def _start_hand(self, dealer: int, hands: list[int] | None = None) -> None:
+    def _check_stock(self, deal) -> list[int]:
+        try:
+            stock = [to_card(c) for c in deal]
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"a two-player deal is the stock order: 52 cards (ids 0..51 or text like 'AS'): {exc}") \
+                from None
+        if len(stock) != NUM_CARDS or len(set(stock)) != NUM_CARDS:
+            raise ValueError(f"a two-player deal is the stock order: 52 distinct cards, got {len(stock)} cards "
+                             f"of which {len(set(stock))} distinct")
+        return stock
+
+    def _start_hand(self, dealer: int, deal: list[int] | None = None) -> None:
+        """Deal (four players) or lay out the stock (two players) and start the hand.
+
+        ``dealer`` is the dealer, or the first drawer of the two-player game:
+        either way the next seat bids first and leads the first trick.
+        """
         n = self.num_players
-        if hands is None:
-            perm = self.rng.permutation(NUM_CARDS)
-            hands = [mask_of(perm[13 * p: 13 * p + 13].tolist()) for p in range(n)]
+        if deal is None:
+            perm = self.rng.permutation(NUM_CARDS).tolist()
+            deal = perm if n == 2 else [mask_of(perm[13 * p: 13 * p + 13]) for p in range(n)]
         self.dealer = dealer
-        self.hands = list(hands)
-        self.start_hands = tuple(hands)
+        if n == 2:
+            self.stock = list(deal)
+            self.stock_pos = 0  # index of the top card of the stock
+            self.hands = [0, 0]
+        else:
+            self.stock = []
+            self.stock_pos = NUM_CARDS
+            self.hands = list(deal)
+        self.start_hands = tuple(self.hands)  # two players: set again once the draw is over
+        self.discard_pile = 0  # two players: every card out of play
+        self.discards = [0] * n  # two players: discarded cards each player has seen
+        self.replacements: list[tuple[int, int, int]] = []  # (player, card put back, card drawn)
+        self._returned = 0  # cards put back by Blind Nil replacements (never drawn again)
+        self._replaced = 0  # replacements made by the current replacer
         self.scores_before = tuple(self.scores)
         self.bags_before = tuple(self.bags)
         self.bids: list[int | None] = [None] * n
         self.blind = [False] * n
-        self.looked = [not self._blind_nil_allowed(p) for p in range(n)]
+        # decided: the Blind Nil choice is made (or not offered); looked: the player sees their hand.
+        self.decided = [not self._blind_nil_allowed(p) for p in range(n)]
+        self.looked = list(self.decided)
         self.tricks = [0] * n
         self.trick: list[tuple[int, int]] = []  # (player, card) in play order
         self.leader = (dealer + 1) % n
@@ -179,8 +215,12 @@ class SpadesGame:
         self.trick_winners: list[int] = []
         self.plays: list[tuple[int, int]] = []  # (player, card) in play order
         self.actions: list[tuple[int, int]] = []  # (player, action) this hand
-        self.current_player = (dealer + 1) % n
-        self._enter_bid_turn()
+        if n == 2:
+            self.current_player = dealer
+            self._enter_draw_turn()
+        else:
+            self.current_player = (dealer + 1) % n
+            self._enter_bid_turn()
 
     def _blind_nil_allowed(self, player: int) -> bool:
         cfg = self.config
@@ -192,7 +232,66 @@ class SpadesGame:
         return self.scores[1 - side] - self.scores[side] >= cfg.blind_nil_min_deficit
 
     def _enter_bid_turn(self) -> None:
-        self.phase = Phase.BID if self.looked[self.current_player] else Phase.BLIND
+        self.phase = Phase.BID if self.decided[self.current_player] else Phase.BLIND
+
+    # ------------------------------------------------------ two-player draw
+
+    @property
+    def offered(self) -> int | None:
+        """The top card of the stock, seen by the player deciding to keep or discard it."""
+        return self.stock[self.stock_pos] if self.phase == Phase.DRAW else None
+
+    def _enter_draw_turn(self) -> None:
+        player = self.current_player
+        if not self.decided[player]:
+            self.phase = Phase.BLIND
+        elif self.blind[player]:
+            # A Blind Nil bidder draws without looking: keep the top card, discard the next unseen.
+            self._draw(player, keep_first=True, seen=False)
+        else:
+            self.phase = Phase.DRAW
+
+    def _draw(self, player: int, keep_first: bool, seen: bool = True) -> None:
+        first, second = self.stock[self.stock_pos], self.stock[self.stock_pos + 1]
+        kept, dropped = (first, second) if keep_first else (second, first)
+        self.stock_pos += 2
+        self.hands[player] |= 1 << kept
+        self.discard_pile |= 1 << dropped
+        if seen:
+            self.discards[player] |= 1 << dropped
+        if self.stock_pos < NUM_CARDS:
+            self.current_player = 1 - player
+            self._enter_draw_turn()
+            return
+        # The stock is empty: everyone looks at their hand and the bidding starts.
+        self.start_hands = tuple(self.hands)
+        self.looked = [True, True]
+        self._advance_bidding()
+
+    def _replace(self, player: int, action: int) -> None:
+        """One Blind Nil replacement decision: put ``action`` back and draw at random, or stop."""
+        if action != A.DONE:
+            pool = cards_of(self.discard_pile & ~self._returned)
+            if self.forced_draws and self.forced_draws[0] not in pool:
+                raise ValueError(f"forced replacement draw {card_to_str(self.forced_draws[0])} is not in the "
+                                 "discard pile")
+            drawn = self.forced_draws.pop(0) if self.forced_draws else pool[int(self.rng.integers(len(pool)))]
+            bit, drawn_bit = 1 << action, 1 << drawn
+            self.hands[player] = self.hands[player] ^ bit | drawn_bit
+            self.discard_pile = self.discard_pile ^ drawn_bit | bit
+            self._returned |= bit
+            self.discards[player] |= bit
+            self.replacements.append((player, action, drawn))
+            self._replaced += 1
+            if self._replaced < 3:
+                return
+        self._replaced = 0
+        replacers = [p for p in self._bidding_order() if self.blind[p]]
+        later = replacers[replacers.index(player) + 1:]
+        if later:
+            self.current_player = later[0]
+        else:
+            self._start_play()
 
     # ------------------------------------------------------------ legality
 
@@ -211,6 +310,10 @@ class SpadesGame:
             return (1 << A.BLIND_NIL) | (1 << A.LOOK)
         if phase == Phase.PASS:
             return self.hands[self.current_player]
+        if phase == Phase.DRAW:
+            return (1 << A.KEEP) | (1 << A.DISCARD)
+        if phase == Phase.REPLACE:
+            return self.hands[self.current_player] | (1 << A.DONE)
         return 0
 
     def _legal_plays(self, player: int) -> int:
@@ -248,17 +351,26 @@ class SpadesGame:
             self._play(player, action)
         elif phase == Phase.BID:
             self.bids[player] = action - A.BID_BASE
-            self._next_bidder(player)
+            self._advance_bidding()
         elif phase == Phase.BLIND:
-            self.looked[player] = True
+            self.decided[player] = True
             if action == A.BLIND_NIL:
                 self.bids[player] = 0
                 self.blind[player] = True
-                self._next_bidder(player)
+            if self.num_players == 2:  # the choice opens the player's first draw turn
+                self._enter_draw_turn()
+                return
+            self.looked[player] = True  # Blind Nil or not, the player now sees the hand
+            if action == A.BLIND_NIL:
+                self._advance_bidding()
             else:
                 self.phase = Phase.BID
+        elif phase == Phase.DRAW:
+            self._draw(player, keep_first=action == A.KEEP)
         elif phase == Phase.PASS:
             self._pass(action)
+        elif phase == Phase.REPLACE:
+            self._replace(player, action)
 
     def _illegal_message(self, action, legal: int) -> str:
         try:
@@ -271,17 +383,29 @@ class SpadesGame:
         return (f"illegal action {what} for player {self.current_player} in phase "
                 f"{self.phase.name}; legal actions: {names}")
 
-    def _next_bidder(self, player: int) -> None:
-        nxt = (player + 1) % self.num_players
-        if self.bids[nxt] is None:
-            self.current_player = nxt
+    def _bidding_order(self) -> list[int]:
+        """The seat after the dealer (first drawer) bids first, then clockwise."""
+        return [(self.dealer + k) % self.num_players for k in range(1, self.num_players + 1)]
+
+    def _advance_bidding(self) -> None:
+        """Give the turn to the next seat still to bid, or end the bidding round."""
+        waiting = [p for p in self._bidding_order() if self.bids[p] is None]
+        if waiting:
+            self.current_player = waiting[0]
             self._enter_bid_turn()
             return
-        # Bidding is over: queue the Blind Nil exchanges, in bidding order.
-        for k in range(1, self.num_players + 1):
-            bidder = (self.dealer + k) % self.num_players
+        blind_order = [p for p in self._bidding_order() if self.blind[p]]
+        if self.num_players == 2:  # Blind Nil bidders may now replace up to three cards
+            if blind_order:
+                self.phase = Phase.REPLACE
+                self.current_player = blind_order[0]
+            else:
+                self._start_play()
+            return
+        # Queue the Blind Nil exchanges, in bidding order (none when both partners bid Blind Nil).
+        for bidder in blind_order:
             partner = self.partner(bidder)
-            if self.blind[bidder] and partner is not None and not self.blind[partner]:
+            if not self.blind[partner]:
                 self._pass_queue += [(partner, bidder)] * 3 + [(bidder, partner)] * 3
         if self._pass_queue:
             self.phase = Phase.PASS
@@ -394,6 +518,9 @@ class SpadesGame:
             "bids": list(self.bids),
             "blind_nil": list(self.blind),
             "passes": [[g, r, card_to_str(c)] for g, r, c in self.passes],
+            "stock": [card_to_str(c) for c in self.stock],
+            "discards": [[card_to_str(c) for c in cards_of(m)] for m in self.discards],
+            "replacements": [[p, card_to_str(c), card_to_str(d)] for p, c, d in self.replacements],
             "plays": [[p, card_to_str(c)] for p, c in self.plays],
             "trick_winners": list(self.trick_winners),
             "tricks": list(self.tricks),

@@ -70,9 +70,22 @@ def layout(num_players: int = 4, kind: str = "default") -> dict[str, Block]:
         ("spades_broken", (1,), 0, 1, "spades have been broken"),
         ("phase", (NUM_PHASES,), 0, 1, "one-hot phase: " + ", ".join(p.name for p in Phase)),
         ("to_act", (n,), 0, 1, "seat to act (all 0 when the game is over)"),
-        ("dealer", (n,), 0, 1, "dealer seat"),
-        ("passed", (NUM_CARDS,), 0, 1, "cards I passed to my partner (Blind Nil exchange)"),
-        ("received", (NUM_CARDS,), 0, 1, "cards my partner passed to me"),
+        ("dealer", (n,), 0, 1, "dealer seat" if n == 4 else "first drawer"),
+    ]
+    if n == 4:
+        specs += [
+            ("passed", (NUM_CARDS,), 0, 1, "cards I passed to my partner (Blind Nil exchange)"),
+            ("received", (NUM_CARDS,), 0, 1, "cards my partner passed to me"),
+        ]
+    else:
+        specs += [
+            ("offered", (NUM_CARDS,), 0, 1, "the top card of the stock, while I decide to keep or discard it"),
+            ("discarded", (NUM_CARDS,), 0, 1, "discarded cards I have seen (draw) or put back (replacement)"),
+            ("replaced", (NUM_CARDS,), 0, 1, "cards I drew from the discard pile as Blind Nil replacements"),
+            ("stock", (1,), 0, 1, "cards left in the stock / 52"),
+            ("discard_pile", (1,), 0, 1, "cards in the discard pile / 26"),
+        ]
+    specs += [
         ("scores", (2,), -SCORE_CLIP, SCORE_CLIP, "running score (my side, other side) / target, clipped"),
         ("bags", (2,), 0, 1, "bags carried (my side, other side) / bag_limit"),
         ("target", (1,), 0, SCORE_CLIP, "target score / 1000, clipped"),
@@ -158,6 +171,15 @@ def encode(game: SpadesGame, observer: int, kind: str = "default") -> np.ndarray
             v[at("passed", card)] = 1
         if receiver == observer:
             v[at("received", card)] = 1
+    if n == 2:
+        if game.phase == Phase.DRAW and game.current_player == observer:
+            v[at("offered", game.offered)] = 1
+        v[at("discarded"):at("discarded") + NUM_CARDS] = bits_to_array(game.discards[observer])
+        for player, _, drawn in game.replacements:
+            if player == observer:
+                v[at("replaced", drawn)] = 1
+        v[at("stock")] = (NUM_CARDS - game.stock_pos) / NUM_CARDS
+        v[at("discard_pile")] = game.discard_pile.bit_count() / 26
     v[at("scores"):at("scores") + 2] = _scores(game, observer)
     v[at("bags"):at("bags") + 2] = _bags(game, observer)
     v[at("target")] = min(game.config.target_score / 1000, SCORE_CLIP)
@@ -222,8 +244,11 @@ class ObservationTracker:
     def update(self, player: int, action: int, phase: Phase) -> None:
         """Fold in ``action`` just taken by ``player`` in ``phase``."""
         game = self.game
-        if game.hand_number != self._hand_number or game.phase == Phase.GAME_OVER:
-            self.rebuild()  # a hand was scored: a new deal changes nearly everything
+        if game.hand_number != self._hand_number or game.phase == Phase.GAME_OVER or (
+                game.num_players == 2 and phase != Phase.PLAY):
+            # A hand was scored (a new deal changes nearly everything), or a two-player draw,
+            # bid or replacement: these touch several private blocks and are rebuilt whole.
+            self.rebuild()
             return
         f, off, size, n = self.flat, self._offset, self.size, game.num_players
         bases = range(0, n * size, size)
@@ -333,12 +358,16 @@ def decode(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> d
         "phase": Phase(int(np.argmax(block("phase")))).name,
         "to_act": int(np.argmax(block("to_act"))) if block("to_act").any() else None,
         "dealer": int(np.argmax(block("dealer"))),
-        "passed": cards(block("passed")),
-        "received": cards(block("received")),
         "scores": [float(x) for x in block("scores")],
         "bags": [float(x) for x in block("bags")],
         "target": float(block("target")[0]),
     }
+    for name in ("passed", "received", "offered", "discarded", "replaced"):
+        if name in blocks:
+            out[name] = cards(block(name))
+    for name in ("stock", "discard_pile"):
+        if name in blocks:
+            out[name] = float(block(name)[0])
     if kind == "history":
         out["history"] = [
             [(card_to_str(int(np.argmax(p[:NUM_CARDS]))), int(np.argmax(p[NUM_CARDS:]))) for p in trick if p.any()]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import cards_of
+from .cards import NUM_CARDS, cards_of
 from .game import Phase, SpadesConfig, SpadesGame
 
 
@@ -38,6 +38,13 @@ class PlayerView:
     scores: tuple[int, int]  # running scores per side
     bags: tuple[int, int]  # bags carried per side
     hand_number: int  # hands completed before this one
+    # Two-player draw: the card offered to me now, discarded cards I have seen or put back, my
+    # Blind Nil replacements as (card put back, card drawn), and what is left in the stock.
+    offered: int | None = None
+    discarded: tuple[int, ...] = ()
+    replacements: tuple[tuple[int, int], ...] = ()
+    stock_left: int = 0
+    discard_pile_size: int = 0
 
     @property
     def played_cards(self) -> frozenset[int]:
@@ -77,4 +84,9 @@ def player_view(game: SpadesGame, seat: int) -> PlayerView:
         scores=(game.scores[0], game.scores[1]),
         bags=(game.bags[0], game.bags[1]),
         hand_number=game.hand_number,
+        offered=game.offered if game.current_player == seat else None,
+        discarded=tuple(cards_of(game.discards[seat])),
+        replacements=tuple((c, d) for p, c, d in game.replacements if p == seat),
+        stock_left=NUM_CARDS - game.stock_pos,
+        discard_pile_size=game.discard_pile.bit_count(),
     )

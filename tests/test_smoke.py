@@ -19,6 +19,6 @@ def test_random_games_finish():
 def test_env_runs():
     env = spades_v0.env()
     env.reset(seed=1)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
