@@ -36,18 +36,26 @@ def env(illegal_action: str = "raise", **kwargs) -> AECEnv:
 
 
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order-enforcing wrapper with a direct path for ``last()``.
+    """PettingZoo's order-enforcing wrapper with direct paths for the per-decision calls.
 
     The base class resolves every attribute of the wrapped env through
-    ``__getattr__`` (two Python frames per access, five accesses per
-    ``last()``); once ``reset()`` has been called the checks it guards are
-    settled, so ``last`` goes straight to the env. Behaviour is unchanged.
+    ``__getattr__`` (two Python frames per access, about eight accesses per
+    decision); once ``reset()`` has been called the checks it guards are
+    settled, so ``last``, ``step`` and ``agent_iter`` read the env directly.
+    The checks and warnings are the base class's, unchanged.
     """
 
     def last(self, observe: bool = True):
         if not self._has_reset:
             return super().last(observe)
         return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
     def agent_iter(self, max_iter: int = 2**63):
         if not self._has_reset:

@@ -135,69 +135,59 @@ def _bid_code(game: SpadesGame, player: int) -> int:
 def encode(game: SpadesGame, observer: int, kind: str = "default") -> np.ndarray:
     """The observation of ``observer``, built from scratch (the reference encoding)."""
     n = game.num_players
-    blocks = layout(n, kind)
+    at = _offsets(n, kind)
     v = np.zeros(observation_size(n, kind), np.float32)
-
-    def at(name: str, *index: int) -> int:
-        b, pos = blocks[name], 0
-        for i, dim in zip(index, b.shape):
-            pos = pos * dim + i
-        return b.start + pos
-
-    def rel(player: int) -> int:
-        return (player - observer) % n
-
-    if game.looked[observer]:
-        v[at("hand"):at("hand") + NUM_CARDS] = bits_to_array(game.hands[observer])
-    for p in range(n):
-        v[at("bids", rel(p), _bid_code(game, p))] = 1
-        v[at("tricks", rel(p))] = game.tricks[p] / 13
-        if game.played[p]:
-            start = at("played", rel(p), 0)
-            v[start:start + NUM_CARDS] = bits_to_array(game.played[p])
-        for s in range(4):
-            if game.voids[p] >> s & 1:
-                v[at("voids", rel(p), s)] = 1
-    for p, card in game.trick:
-        v[at("trick", rel(p), card)] = 1
-    v[at("leader", rel(game.leader))] = 1
-    v[at("spades_broken")] = game.spades_broken
-    v[at("phase", int(game.phase))] = 1
+    rel = [(p - observer) % n for p in range(n)]  # seat of each player as seen by the observer
+    ones = [at["bids"] + rel[p] * BID_CODES + _bid_code(game, p) for p in range(n)]
+    ones += [at["trick"] + rel[p] * NUM_CARDS + card for p, card in game.trick]
+    ones += [at["voids"] + rel[p] * 4 + s for p in range(n) for s in range(4) if game.voids[p] >> s & 1]
+    ones += [at["leader"] + rel[game.leader], at["phase"] + int(game.phase), at["dealer"] + rel[game.dealer]]
     if game.phase != Phase.GAME_OVER:
-        v[at("to_act", rel(game.current_player))] = 1
-    v[at("dealer", rel(game.dealer))] = 1
-    for giver, receiver, card in game.passes:
-        if giver == observer:
-            v[at("passed", card)] = 1
-        if receiver == observer:
-            v[at("received", card)] = 1
+        ones.append(at["to_act"] + rel[game.current_player])
+    if game.spades_broken:
+        ones.append(at["spades_broken"])
+    ones += [at["passed"] + card for giver, _, card in game.passes if giver == observer]
+    ones += [at["received"] + card for _, receiver, card in game.passes if receiver == observer]
     if n == 2:
         if game.phase == Phase.DRAW and game.current_player == observer:
-            v[at("offered", game.offered)] = 1
-        v[at("discarded"):at("discarded") + NUM_CARDS] = bits_to_array(game.discards[observer])
-        for player, _, drawn in game.replacements:
-            if player == observer:
-                v[at("replaced", drawn)] = 1
-        v[at("stock")] = (NUM_CARDS - game.stock_pos) / NUM_CARDS
-        v[at("discard_pile")] = game.discard_pile.bit_count() / 26
-    v[at("scores"):at("scores") + 2] = _scores(game, observer)
-    v[at("bags"):at("bags") + 2] = _bags(game, observer)
-    v[at("target")] = min(game.config.target_score / 1000, SCORE_CLIP)
+            ones.append(at["offered"] + game.offered)
+        ones += [at["replaced"] + drawn for player, _, drawn in game.replacements if player == observer]
+        _put_cards(v, at["discarded"], game.discards[observer])
+        v[at["stock"]] = (NUM_CARDS - game.stock_pos) / NUM_CARDS
+        v[at["discard_pile"]] = game.discard_pile.bit_count() / 26
     if kind == "history":
+        width = NUM_CARDS + n
         for i, (p, card) in enumerate(game.plays):
-            v[at("history", i // n, i % n, card)] = 1
-            v[at("history", i // n, i % n, NUM_CARDS + rel(p))] = 1
+            ones += [at["history"] + i * width + card, at["history"] + i * width + NUM_CARDS + rel[p]]
+    v[ones] = 1
+    if game.looked[observer]:
+        _put_cards(v, at["hand"], game.hands[observer])
+    for p in range(n):
+        v[at["tricks"] + rel[p]] = game.tricks[p] / 13
+        _put_cards(v, at["played"] + rel[p] * NUM_CARDS, game.played[p])
     if kind == "oracle":
         for k in range(1, n):
-            start = at("other_hands", k - 1, 0)
-            v[start:start + NUM_CARDS] = bits_to_array(game.hands[(observer + k) % n])
+            _put_cards(v, at["other_hands"] + (k - 1) * NUM_CARDS, game.hands[(observer + k) % n])
+    v[at["scores"]:at["scores"] + 2] = _scores(game, observer)
+    v[at["bags"]:at["bags"] + 2] = _bags(game, observer)
+    v[at["target"]] = min(game.config.target_score / 1000, SCORE_CLIP)
     return v
+
+
+@functools.cache
+def _offsets(num_players: int, kind: str) -> dict[str, int]:
+    return {name: b.start for name, b in layout(num_players, kind).items()}
+
+
+def _put_cards(v: np.ndarray, start: int, mask: int) -> None:
+    if mask:
+        v[start:start + NUM_CARDS] = bits_to_array(mask)
 
 
 def _scores(game: SpadesGame, observer: int) -> list[float]:
     own = game.side_of[observer]
     t = game.config.target_score
-    return [float(np.clip(game.scores[s] / t, -SCORE_CLIP, SCORE_CLIP)) for s in (own, 1 - own)]
+    return [max(-SCORE_CLIP, min(SCORE_CLIP, game.scores[s] / t)) for s in (own, 1 - own)]
 
 
 def _bags(game: SpadesGame, observer: int) -> list[float]:
@@ -221,7 +211,7 @@ class ObservationTracker:
         self.size = observation_size(n, kind)
         self.flat = np.zeros(n * self.size, np.float32)
         self.vectors = self.flat.reshape(n, self.size)  # a view: row p is player p's observation
-        self._offset = off = {name: b.start for name, b in layout(n, kind).items()}
+        self._offset = off = _offsets(n, kind)
         bases = range(0, n * self.size, self.size)
         # _at[block][p]: flat offsets, one per observer, of player p's row of a per-seat card block.
         self._at = {name: [[base + off[name] + (p - o) % n * NUM_CARDS for o, base in enumerate(bases)]
