@@ -3,3 +3,4 @@
 from .base import Agent, make_agent, register, registered
 
 __all__ = ["Agent", "make_agent", "register", "registered"]
+register("random", "agents.random_agent:RandomAgent")

@@ -1,0 +1,102 @@
+"""Play one game with one agent per seat: the driver shared by tournaments, PPO evaluation and ``spades play``.
+
+The driver steps the rules engine directly and keeps the observation
+vectors with the environment's own :class:`~spades_env.observations.ObservationTracker`,
+so a neural agent sees exactly the vector ``spades_v0`` gives it in training,
+and the mask is built the way ``raw_env.observe`` builds it. It skips the
+work an agent does not need: an agent whose ``needs_observation`` attribute
+is False gets ``observation=None`` (no tracker is kept unless some seat needs
+one), and one whose ``needs_view`` is False gets ``view=None``. Both default
+to True, so a plain :class:`~agents.base.Agent` gets everything.
+An agent may set ``observation_kind`` (``"default"``, ``"history"`` or
+``"oracle"``) to get another of the environment's encodings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from spades_env.actions import NUM_ACTIONS
+from spades_env.cards import bits_to_array
+from spades_env.game import IllegalActionError, SpadesConfig, SpadesGame
+from spades_env.observations import ObservationTracker
+from spades_env.view import player_view
+
+from .base import Agent
+
+StepHook = Callable[[SpadesGame, int, int], None]
+
+
+def needs_observation(agent: Agent) -> bool:
+    return bool(getattr(agent, "needs_observation", True))
+
+
+def needs_view(agent: Agent) -> bool:
+    return bool(getattr(agent, "needs_view", True))
+
+
+def play_game(
+    agents: Sequence[Agent],
+    *,
+    seed: int | None = None,
+    config: SpadesConfig | None = None,
+    agent_seeds: Sequence[int | None] | None = None,
+    deal=None,
+    dealer: int | None = None,
+    scores=None,
+    bags=None,
+    ask_forced: bool = False,
+    on_step: StepHook | None = None,
+) -> SpadesGame:
+    """Play a whole game (or one hand with ``config.single_hand``) and return the finished engine.
+
+    ``agents[seat]`` acts for each seat; ``seed``, ``deal``, ``dealer``,
+    ``scores`` and ``bags`` go to :meth:`SpadesGame.reset`, so the same seed
+    gives the same deals by seat. Each agent's ``reset(seat, seed)`` (if it
+    has one) is called first with ``agent_seeds[seat]``. When only one
+    action is legal it is taken without asking the agent unless
+    ``ask_forced``; this changes no outcome and saves the agents' time.
+    ``on_step(game, player, action)`` is called after every action.
+    The result lies in the returned game: ``scores``, ``winner`` (side, or
+    None), ``truncated`` and the per-hand ``hand_records``.
+    """
+    game = SpadesGame(config)
+    n = game.num_players
+    if len(agents) != n:
+        raise ValueError(f"need one agent per seat: {n} for this variant, got {len(agents)}")
+    if agent_seeds is not None and len(agent_seeds) != n:
+        raise ValueError(f"agent_seeds must give {n} seeds, got {len(agent_seeds)}")
+    game.reset(seed, deal=deal, dealer=dealer, scores=scores, bags=bags)
+    for seat, agent in enumerate(agents):
+        reset = getattr(agent, "reset", None)
+        if reset is not None:
+            reset(seat, None if agent_seeds is None else agent_seeds[seat])
+
+    kinds = [getattr(a, "observation_kind", "default") if needs_observation(a) else None for a in agents]
+    trackers = {kind: ObservationTracker(game, kind) for kind in set(kinds) - {None}}
+    for tracker in trackers.values():
+        tracker.rebuild()
+    wants_view = [needs_view(a) for a in agents]
+
+    while not game.game_over:
+        player, phase = game.current_player, game.phase
+        legal = game.legal_mask()
+        if legal & (legal - 1) == 0 and not ask_forced:
+            action = legal.bit_length() - 1
+        else:
+            kind = kinds[player]
+            observation = None if kind is None else trackers[kind].vectors[player].copy()
+            mask = bits_to_array(legal, NUM_ACTIONS).view("int8")
+            view = player_view(game, player) if wants_view[player] else None
+            action = agents[player].act(observation, mask, view)
+        try:
+            game.apply(action)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"agent {type(agents[player]).__name__} at seat {player} chose {action!r}: "
+                                     f"{exc}") from None
+        action = int(action)
+        for tracker in trackers.values():
+            tracker.update(player, action, phase)
+        if on_step is not None:
+            on_step(game, player, action)
+    return game
