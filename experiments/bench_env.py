@@ -1,0 +1,243 @@
+"""Decisions per second: ``spades_v0`` through the full AEC API, side by side with OpenSpiel's ``spades``.
+
+Every row plays single hands with random agents that choose uniformly among
+the legal action ids with Python's ``random`` (the same helper on every
+side). What each row times:
+
+- ``spades_v0 AEC env``: ``spades_v0.env(single_hand=True, blind_nil=False)``
+  driven by ``agent_iter`` / ``last()`` / ``step``; the observation vector
+  and the action mask are read at every decision; ``reset`` (the deal) and the
+  closing dead steps are timed too.
+- ``OpenSpiel spades (pyspiel)``: ``new_initial_state``, the 52 chance nodes
+  of the deal, then ``observation_tensor()`` and ``legal_actions_mask()`` at
+  every decision.
+- ``SpadesGame engine only``: the rules engine without the env
+  (``legal_actions`` / ``apply``, no observation).
+- ``spades_v0 AEC env, 2 players``: when the engine has the two-player
+  variant (detected by trying to build it); its hands have the draw phase,
+  so they are longer, but a decision is still one ``last()`` + ``step``.
+
+Rows run in alternating rounds so a machine shared with other jobs loads
+them alike. Add a row by writing a ``run_*(budget, rng) -> Tally | None``
+function and listing it in :func:`rows` (issue 7 adds the batched vector
+engine, one row per batch size).
+
+Usage: ``python -m experiments.bench_env --seconds 10 --json bench.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from itertools import compress
+
+import numpy as np
+
+from spades_env import SpadesGame, spades_v0
+
+OPENSPIEL_ROW = "OpenSpiel spades (pyspiel)"
+OURS_ROW = "spades_v0 AEC env"
+
+
+@dataclass
+class Budget:
+    """Stop after ``hands`` hands or ``seconds`` seconds, whichever is given (checked between hands)."""
+
+    hands: int | None = None
+    seconds: float | None = None
+
+    def done(self, hands: int, elapsed: float) -> bool:
+        return hands >= self.hands if self.hands is not None else elapsed >= self.seconds
+
+
+@dataclass
+class Tally:
+    """What one row measured: decisions (chance nodes excluded), hands and the seconds they took."""
+
+    decisions: int = 0
+    hands: int = 0
+    seconds: float = 0.0
+
+    def add(self, other: Tally) -> None:
+        self.decisions += other.decisions
+        self.hands += other.hands
+        self.seconds += other.seconds
+
+    @property
+    def rate(self) -> float:
+        return self.decisions / self.seconds if self.seconds else 0.0
+
+
+def legal_ids(mask) -> Sequence[int]:
+    """The set ids of a 0/1 mask, by the quickest route for its type (so neither side is handicapped):
+    ``nonzero`` for our numpy int8 mask, ``itertools.compress`` for OpenSpiel's Python list."""
+    if isinstance(mask, np.ndarray):
+        return mask.nonzero()[0]
+    return list(compress(range(len(mask)), mask))
+
+
+def choose(rng: random.Random, mask) -> int:
+    """A uniform choice among the legal ids of a mask with Python's ``random``: the same on every row."""
+    return int(rng.choice(legal_ids(mask)))
+
+
+def _timed(budget: Budget, play_hand: Callable[[], int]) -> Tally:
+    """Call ``play_hand`` (returns its decision count) until the budget is spent."""
+    tally = Tally()
+    start = time.perf_counter()
+    while not budget.done(tally.hands, time.perf_counter() - start):
+        tally.decisions += play_hand()
+        tally.hands += 1
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def _run_aec(budget: Budget, rng: random.Random, **config) -> Tally:
+    env = spades_v0.env(single_hand=True, blind_nil=False, **config)
+
+    def play_hand() -> int:
+        decisions = 0
+        env.reset(seed=rng.randrange(2**31))
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                action = None
+            else:  # last() has built this agent's observation vector and mask
+                action = choose(rng, obs["action_mask"])
+                decisions += 1
+            env.step(action)
+        return decisions
+
+    return _timed(budget, play_hand)
+
+
+def run_env(budget: Budget, rng: random.Random) -> Tally:
+    """Partnership Spades through the full AEC API (the headline row)."""
+    return _run_aec(budget, rng)
+
+
+def run_two_player_env(budget: Budget, rng: random.Random) -> Tally | None:
+    """Two-player Spades through the AEC API; ``None`` when the engine does not have that variant."""
+    try:
+        spades_v0.env(num_players=2)
+    except (TypeError, ValueError):
+        return None
+    return _run_aec(budget, rng, num_players=2)
+
+
+def run_engine(budget: Budget, rng: random.Random) -> Tally:
+    """The rules engine alone: legal actions and apply, no observation, no env."""
+    game = SpadesGame(blind_nil=False, single_hand=True)
+
+    def play_hand() -> int:
+        decisions = 0
+        game.reset(rng.randrange(2**31))
+        while not game.game_over:
+            game.apply(rng.choice(game.legal_actions()))
+            decisions += 1
+        return decisions
+
+    return _timed(budget, play_hand)
+
+
+def run_openspiel(budget: Budget, rng: random.Random) -> Tally | None:
+    """OpenSpiel's spades from Python, observation tensor and legal mask read at every decision."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+
+    def play_hand() -> int:
+        decisions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():  # the deal: uniform over the cards left
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            player = state.current_player()
+            state.observation_tensor(player)
+            state.apply_action(choose(rng, state.legal_actions_mask(player)))
+            decisions += 1
+        return decisions
+
+    return _timed(budget, play_hand)
+
+
+def rows() -> list[tuple[str, Callable[[Budget, random.Random], Tally | None]]]:
+    """The benchmark rows in display order; OpenSpiel is the reference for the ratio column."""
+    return [
+        (OURS_ROW, run_env),
+        (OPENSPIEL_ROW, run_openspiel),
+        ("SpadesGame engine only", run_engine),
+        ("spades_v0 AEC env, 2 players", run_two_player_env),
+    ]
+
+
+def benchmark(budget: Budget, seed: int, rounds: int) -> dict[str, Tally | None]:
+    """Run every row in ``rounds`` alternating rounds (after a one-hand warm-up each) and sum their tallies."""
+    share = Budget(hands=None if budget.hands is None else max(1, budget.hands // rounds),
+                   seconds=None if budget.seconds is None else budget.seconds / rounds)
+    results: dict[str, Tally | None] = {}
+    for name, run in rows():
+        warm = run(Budget(hands=1), random.Random(seed))
+        results[name] = None if warm is None else Tally()
+    for r in range(rounds):
+        for index, (name, run) in enumerate(rows()):
+            if results[name] is not None:
+                results[name].add(run(share, random.Random(seed * 1000 + r * 100 + index)))
+    return results
+
+
+def table(results: dict[str, Tally | None]) -> str:
+    reference = results.get(OPENSPIEL_ROW)
+    lines = [f"{'row':32} {'decisions/s':>12} {'vs OpenSpiel':>13} {'decisions':>10} {'hands':>7} {'seconds':>8}"]
+    for name, tally in results.items():
+        if tally is None:
+            lines.append(f"{name:32} {'(not available)':>12}")
+            continue
+        ratio = f"{tally.rate / reference.rate:.2f}x" if reference and reference.rate else "-"
+        lines.append(f"{name:32} {tally.rate:12,.0f} {ratio:>13} {tally.decisions:10d} {tally.hands:7d} "
+                     f"{tally.seconds:8.2f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--seconds", type=float, default=None, help="time per row, all rounds together (default 6)")
+    group.add_argument("--hands", type=int, default=None, help="hands per row instead of a time budget")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds the budget is split into")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", metavar="PATH", help="also write the figures to this JSON file")
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    budget = Budget(hands=args.hands) if args.hands is not None else Budget(seconds=args.seconds or 6.0)
+    results = benchmark(budget, args.seed, args.rounds)
+    print(table(results))
+    ours, peer = results[OURS_ROW], results.get(OPENSPIEL_ROW)
+    ratio = ours.rate / peer.rate if peer and peer.rate else None
+    if ratio is not None:
+        print(f"\nspades_v0 / OpenSpiel: {ratio:.2f}x")
+    if args.json:
+        report = {
+            "python": sys.version.split()[0], "platform": platform.platform(), "processor": platform.processor(),
+            "budget": asdict(budget), "rounds": args.rounds, "seed": args.seed,
+            "rows": {name: None if t is None else {**asdict(t), "decisions_per_second": t.rate}
+                     for name, t in results.items()},
+            "ratio_env_vs_openspiel": ratio,
+        }
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
