@@ -275,3 +275,22 @@ def test_random_two_player_hands_keep_the_rules():
         for side in (0, 1):
             assert rec["scores"][side] - rec["scores_before"][side] == rec["sides"][side]["total"]
     assert plays_checked == 5000 * 26
+
+
+@pytest.mark.parametrize("kind", ["default", "history", "oracle"])
+def test_incremental_observations_equal_the_reference_encoding(kind):
+    from spades_env.observations import ObservationTracker
+
+    game = SpadesGame(num_players=2, target_score=200)
+    tracker = ObservationTracker(game, kind)
+    for seed in range(4):
+        rng = random.Random(seed)
+        game.reset(seed=seed)
+        tracker.rebuild()
+        while not game.game_over:
+            player, phase = game.current_player, game.phase
+            action = rng.choice(game.legal_actions())
+            game.apply(action)
+            tracker.update(player, action, phase)
+            for observer in (0, 1):
+                np.testing.assert_array_equal(tracker.vectors[observer], encode(game, observer, kind))
