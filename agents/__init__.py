@@ -4,3 +4,5 @@ from .base import Agent, make_agent, register, registered
 
 __all__ = ["Agent", "make_agent", "register", "registered"]
 register("random", "agents.random_agent:RandomAgent")
+register("ppo", "agents.ppo.model:ppo_agent")
+register("ppo-2p", "agents.ppo.model:ppo_2p_agent")

@@ -1,0 +1,168 @@
+"""The masked actor-critic and the :class:`PPOAgent` that plays with it.
+
+One network serves every seat and every phase. It reads the environment's
+``"default"`` observation vector (relative to the acting seat, so one set of
+weights plays any seat) and outputs 71 logits (the whole action table) and a
+value. **Bidding and card play share the torso and the policy head**: their
+action ids are disjoint (cards 0..51, bids 52..65, Blind Nil / look 66..67,
+two-player draw 68..70) and the observation carries a one-hot phase, so the
+mask alone picks the phase's actions. The value head predicts the hand's
+reward for the acting seat's side (points difference / 100).
+
+Illegal actions get a logit of ``-inf`` before the softmax: their probability
+is exactly 0, so sampling can never return one, and their log-probabilities
+never enter the loss.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from spades_env.actions import NUM_ACTIONS
+from spades_env.observations import observation_size
+
+CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
+SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}
+
+
+class ActorCritic(nn.Module):
+    """An MLP torso with a policy head (71 logits) and a value head."""
+
+    def __init__(self, obs_size: int, hidden_sizes: list[int] | tuple[int, ...] = (512, 256)) -> None:
+        super().__init__()
+        self.obs_size = obs_size
+        self.hidden_sizes = list(hidden_sizes)
+        layers: list[nn.Module] = []
+        width = obs_size
+        for h in hidden_sizes:
+            layers += [_init(nn.Linear(width, h)), nn.ReLU()]
+            width = h
+        self.torso = nn.Sequential(*layers)
+        self.policy = _init(nn.Linear(width, NUM_ACTIONS), std=0.01)  # near-uniform start (CleanRL's choice)
+        self.value = _init(nn.Linear(width, 1), std=1.0)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)``."""
+        x = self.torso(obs)
+        return self.policy(x), self.value(x).squeeze(-1)
+
+
+def _init(layer: nn.Linear, std: float = 2**0.5) -> nn.Linear:
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.zeros_(layer.bias)
+    return layer
+
+
+def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities over the action table with illegal actions at ``-inf`` (probability exactly 0)."""
+    return torch.log_softmax(logits.masked_fill(~mask, float("-inf")), dim=-1)
+
+
+def masked_entropy(log_probs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Entropy over the legal actions only.
+
+    Illegal entries have ``p = 0`` and ``log p = -inf``; their ``log p`` is
+    replaced by 0 *before* the product, since ``0 * -inf`` is NaN and would
+    poison the gradient even behind a ``torch.where``.
+    """
+    return -(log_probs.exp() * log_probs.masked_fill(~mask, 0.0)).sum(-1)
+
+
+def sample_actions(log_probs: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
+    """One action per row, drawn from ``exp(log_probs)``; illegal actions have probability 0."""
+    return torch.multinomial(log_probs.exp(), 1, generator=generator).squeeze(-1)
+
+
+# ---------------------------------------------------------------- policy files
+
+
+def policy_state(model: ActorCritic, num_players: int, meta: dict | None = None) -> dict:
+    """What a policy file holds: weights, the shape to rebuild the network, and free-form metadata."""
+    return {"format": "spades-ppo-policy/1", "num_players": num_players, "obs_size": model.obs_size,
+            "hidden_sizes": model.hidden_sizes, "state_dict": model.state_dict(), "meta": dict(meta or {})}
+
+
+def atomic_save(obj, path: str | Path) -> None:
+    """``torch.save`` to a temporary file in the same folder, then rename: a crash never leaves a torn file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        torch.save(obj, fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def save_policy(model: ActorCritic, path: str | Path, num_players: int, meta: dict | None = None) -> None:
+    atomic_save(policy_state(model, num_players, meta), path)
+
+
+def load_policy(path: str | Path) -> tuple[ActorCritic, dict]:
+    """Rebuild the network from a policy file (or a training checkpoint, which contains one)."""
+    data = torch.load(path, map_location="cpu", weights_only=False)
+    if "policy" in data:  # a training checkpoint
+        data = data["policy"]
+    model = ActorCritic(data["obs_size"], data["hidden_sizes"])
+    model.load_state_dict(data["state_dict"])
+    model.eval()
+    return model, data
+
+
+class PPOAgent:
+    """Plays a trained policy through the :class:`agents.base.Agent` protocol.
+
+    ``path``: a policy file or training checkpoint; default the shipped
+    checkpoint for ``num_players``. ``greedy=True`` plays the most probable
+    legal action (deterministic, the usual choice for evaluation); with
+    ``greedy=False`` it samples, seeded by :meth:`reset`.
+    """
+
+    def __init__(self, path: str | Path | None = None, num_players: int = 4, greedy: bool = True) -> None:
+        path = Path(path) if path else SHIPPED[num_players]
+        if not path.exists():
+            raise FileNotFoundError(f"no PPO checkpoint at {path}")
+        self.model, data = load_policy(path)
+        self.num_players = data["num_players"]
+        self.meta = data["meta"]
+        self.path = path
+        self.greedy = greedy
+        self.generator = torch.Generator().manual_seed(0)
+        expected = observation_size(self.num_players)
+        if data["obs_size"] != expected:
+            raise ValueError(f"{path}: network expects {data['obs_size']} inputs but the {self.num_players}-player "
+                             f"default observation has {expected}")
+
+    def reset(self, seat: int | None = None, seed: int | None = None) -> None:
+        if seed is not None:
+            self.generator.manual_seed(int(seed))
+
+    @torch.no_grad()
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view=None) -> int:
+        obs = torch.as_tensor(np.asarray(observation, np.float32)).unsqueeze(0)
+        if obs.shape[1] != self.model.obs_size:
+            raise ValueError(f"observation has {obs.shape[1]} entries, the network expects {self.model.obs_size} "
+                             f"(a {self.num_players}-player 'default' observation)")
+        mask = torch.as_tensor(np.asarray(action_mask, bool)).unsqueeze(0)
+        if not mask.any():
+            raise ValueError("action_mask has no legal action: it is not this agent's turn")
+        logits, _ = self.model(obs)
+        log_probs = masked_log_probs(logits, mask)
+        if self.greedy:
+            return int(log_probs.argmax(-1))
+        return int(sample_actions(log_probs, self.generator))
+
+
+def ppo_agent(path: str | None = None, **kwargs) -> PPOAgent:
+    """Registry factory for ``"ppo"`` / ``"ppo:path.pt"`` (four players by default)."""
+    return PPOAgent(path or None, **{"num_players": 4, **kwargs})
+
+
+def ppo_2p_agent(path: str | None = None, **kwargs) -> PPOAgent:
+    """Registry factory for ``"ppo-2p"`` / ``"ppo-2p:path.pt"``."""
+    return PPOAgent(path or None, **{"num_players": 2, **kwargs})

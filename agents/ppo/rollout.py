@@ -1,0 +1,164 @@
+"""Experience collection: many single-hand games driven directly on the rules engine.
+
+Speed comes from two choices. (1) No PettingZoo wrapper: each game is a bare
+:class:`SpadesGame` with an :class:`ObservationTracker` that keeps every
+seat's observation vector up to date incrementally. (2) Batching: ``num_envs``
+hands are played side by side, and at each step the decisions of all games
+whose player to act uses the same network are evaluated in one forward pass.
+
+Who plays which seat is a *plan*: one policy key per seat, drawn per hand by
+the trainer. Forced moves (one legal action) are taken without asking
+anyone and are not stored: they carry no gradient. Keys are ``LEARNER`` (the network being trained), ``("pool", i)``
+(a frozen past snapshot) or ``("agent", name)`` (an agent from the registry,
+e.g. the heuristic, which reads the structured view). The decisions of the
+seats whose key is in ``record`` are stored as trajectories in a
+:class:`~agents.ppo.buffer.RolloutBuffer`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from agents.base import Agent, make_agent
+from spades_env.actions import NUM_ACTIONS
+from spades_env.cards import bits_to_array
+from spades_env.game import SpadesConfig, SpadesGame
+from spades_env.observations import ObservationTracker
+from spades_env.view import player_view
+
+from .buffer import RolloutBuffer
+from .model import ActorCritic, masked_log_probs, sample_actions
+
+Key = tuple  # ("learner",) | ("pool", index) | ("agent", registry name)
+LEARNER: Key = ("learner",)
+
+
+@dataclass
+class HandResult:
+    """One finished hand: its slot and plan, its record (the engine's JSON dict) and each seat's reward."""
+
+    slot: int  # index into the plans given to Collector.run
+    plan: list[Key]
+    record: dict
+    rewards: list[float]  # per seat: (own side's points - other side's) / 100
+
+
+@dataclass
+class RolloutStats:
+    hands: list[HandResult] = field(default_factory=list)
+    decisions: int = 0  # every action taken by any seat (forced ones included)
+    recorded: int = 0  # decisions stored in the buffer
+
+
+class Collector:
+    """Plays batches of single hands; reuses its games, trackers and agent objects between calls."""
+
+    def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True) -> None:
+        self.num_players = num_players
+        self.random_start_bags = random_start_bags
+        config = SpadesConfig(num_players=num_players, single_hand=True)
+        self.games = [SpadesGame(config) for _ in range(num_envs)]
+        self.trackers = [ObservationTracker(g) for g in self.games]
+        self._agents: dict[tuple[int, int, str], Agent] = {}
+
+    def _agent(self, slot: int, seat: int, name: str) -> Agent:
+        """One agent object per (game slot, seat, name): agents may keep per-seat state during a hand."""
+        key = (slot, seat, name)
+        if key not in self._agents:
+            self._agents[key] = make_agent(name)
+        return self._agents[key]
+
+    @torch.no_grad()
+    def run(self, plans: list[list[Key]], rng: np.random.Generator, model: ActorCritic,
+            pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
+            record: set[Key] = frozenset({LEARNER})) -> RolloutStats:
+        """Play one hand per plan (at most ``num_envs``) to the end; store the recorded seats' trajectories.
+
+        Every random choice comes from ``rng`` (deals, carried bags, agent
+        seeds) and ``generator`` (network sampling), so a run is a pure
+        function of their states.
+        """
+        n = self.num_players
+        stats = RolloutStats()
+        traj: dict[tuple[int, int], dict[str, list]] = {}
+        for slot, plan in enumerate(plans):
+            game, tracker = self.games[slot], self.trackers[slot]
+            bags = [int(b) for b in rng.integers(0, game.config.bag_limit, 2)] if self.random_start_bags else None
+            game.reset(int(rng.integers(2**62)), bags=bags)
+            tracker.rebuild()
+            for seat, key in enumerate(plan):
+                if key[0] == "agent":
+                    agent = self._agent(slot, seat, key[1])
+                    if hasattr(agent, "reset"):
+                        agent.reset(seat, int(rng.integers(2**62)))
+                if key in record:
+                    traj[slot, seat] = {"obs": [], "masks": [], "actions": [], "log_probs": [], "values": []}
+        active = list(range(len(plans)))
+        nets = {LEARNER: model} | {("pool", i): net for i, net in enumerate(pool)}
+        while active:
+            groups: dict[Key, list[int]] = defaultdict(list)
+            chosen: dict[int, int] = {}
+            for slot in active:
+                game = self.games[slot]
+                legal = game.legal_mask()
+                if legal & (legal - 1) == 0:  # one legal action: take it, nobody decides (nothing to learn)
+                    chosen[slot] = legal.bit_length() - 1
+                else:
+                    groups[plans[slot][game.current_player]].append(slot)
+            for key, slots in groups.items():
+                players = [self.games[s].current_player for s in slots]
+                masks = np.stack([bits_to_array(self.games[s].legal_mask(), NUM_ACTIONS) for s in slots]).astype(bool)
+                if key[0] == "agent":
+                    for s, p, m in zip(slots, players, masks):
+                        agent = self._agent(s, p, key[1])
+                        obs = self.trackers[s].vectors[p].copy()
+                        view = player_view(self.games[s], p) if getattr(agent, "needs_view", True) else None
+                        chosen[s] = int(agent.act(obs, m.view(np.int8), view))
+                    if key in record:
+                        for s, p, m in zip(slots, players, masks):
+                            self._store(traj[s, p], self.trackers[s].vectors[p].copy(), m, chosen[s], 0.0, 0.0)
+                    continue
+                obs = np.stack([self.trackers[s].vectors[p] for s, p in zip(slots, players)])
+                logits, values = nets[key](torch.from_numpy(obs))
+                log_probs = masked_log_probs(logits, torch.from_numpy(masks))
+                actions = sample_actions(log_probs, generator)
+                taken = log_probs.gather(1, actions.unsqueeze(1)).squeeze(1)
+                for i, (s, p) in enumerate(zip(slots, players)):
+                    chosen[s] = int(actions[i])
+                    if key in record:
+                        self._store(traj[s, p], obs[i], masks[i], chosen[s], float(taken[i]), float(values[i]))
+            still = []
+            for slot in active:
+                game = self.games[slot]
+                player, phase = game.current_player, game.phase
+                game.apply(chosen[slot])  # raises IllegalActionError if an agent ever broke the rules
+                self.trackers[slot].update(player, chosen[slot], phase)
+                stats.decisions += 1
+                if not game.game_over:
+                    still.append(slot)
+                    continue
+                rec = game.hand_records[-1]
+                points = rec["points"]
+                rewards = [(points[game.side_of[p]] - points[1 - game.side_of[p]]) / 100 for p in range(n)]
+                stats.hands.append(HandResult(slot, plans[slot], rec, rewards))
+                for seat in range(n):
+                    t = traj.pop((slot, seat), None)
+                    if t is not None and t["actions"]:
+                        buffer.add_trajectory(t["obs"], t["masks"], t["actions"], t["log_probs"], t["values"],
+                                              rewards[seat])
+                        stats.recorded += len(t["actions"])
+            active = still
+        return stats
+
+    @staticmethod
+    def _store(t: dict[str, list], obs: np.ndarray, mask: np.ndarray, action: int, log_prob: float,
+               value: float) -> None:
+        t["obs"].append(obs)
+        t["masks"].append(mask)
+        t["actions"].append(action)
+        t["log_probs"].append(log_prob)
+        t["values"].append(value)
