@@ -157,7 +157,8 @@ def test_short_training_run_has_finite_losses_and_only_legal_actions(tmp_path, n
     # The trained policy, sampling, against itself: every recorded action lies in its mask.
     model, _ = load_policy(run / "policy.pt")
     cfg = PPOConfig(num_players=num_players, num_envs=16, p_heuristic=0, p_random=0)
-    collector = Collector(num_players, cfg.num_envs)
+    assert model.critic_obs_size == observation_size(num_players, "oracle")  # the default privileged critic
+    collector = Collector(num_players, cfg.num_envs, observation_kind="oracle")
     buffer = RolloutBuffer(1.0, 0.95)
     rng = np.random.default_rng(0)
     plans, _ = make_plans(cfg, rng, 0, collector.games[0].side_of)

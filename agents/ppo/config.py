@@ -44,7 +44,8 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     target_kl: float | None = None
     # --- network
-    hidden_sizes: list[int] = field(default_factory=lambda: [512, 256])
+    hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
+    privileged_critic: bool = True  # the critic also sees the other hands (training only; see model.ActorCritic)
     # --- opponents: the learner plays one side; the other side is drawn per hand with these weights
     p_self: float = 0.5  # the current policy (both sides then give training data)
     p_pool: float = 0.3  # a past snapshot of the policy

@@ -31,25 +31,51 @@ SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}
 
 
 class ActorCritic(nn.Module):
-    """An MLP torso with a policy head (71 logits) and a value head."""
+    """An MLP actor (71 logits) and a value head.
 
-    def __init__(self, obs_size: int, hidden_sizes: list[int] | tuple[int, ...] = (512, 256)) -> None:
+    With ``critic_obs_size=None`` the value head sits on the actor's torso
+    and reads the same observation. With ``critic_obs_size`` set (the
+    ``"oracle"`` encoding, which is the default observation followed by the
+    other seats' hands) the critic is a separate MLP that also sees the
+    hidden cards: a *privileged critic*. It is only used in training, to cut
+    the variance of the advantages (a hand's result depends mostly on the
+    cards); the actor still reads only ``x[:, :obs_size]``, what the player
+    knows, so the agent needs nothing but the default observation at play time.
+    """
+
+    def __init__(self, obs_size: int, hidden_sizes: list[int] | tuple[int, ...] = (512, 256),
+                 critic_obs_size: int | None = None) -> None:
         super().__init__()
         self.obs_size = obs_size
         self.hidden_sizes = list(hidden_sizes)
-        layers: list[nn.Module] = []
-        width = obs_size
-        for h in hidden_sizes:
-            layers += [_init(nn.Linear(width, h)), nn.ReLU()]
-            width = h
-        self.torso = nn.Sequential(*layers)
-        self.policy = _init(nn.Linear(width, NUM_ACTIONS), std=0.01)  # near-uniform start (CleanRL's choice)
-        self.value = _init(nn.Linear(width, 1), std=1.0)
+        self.critic_obs_size = critic_obs_size
+        self.torso = _mlp(obs_size, hidden_sizes)
+        self.policy = _init(nn.Linear(self.hidden_sizes[-1], NUM_ACTIONS), std=0.01)  # near-uniform start
+        self.critic = None if critic_obs_size is None else _mlp(critic_obs_size, hidden_sizes)
+        self.value = _init(nn.Linear(self.hidden_sizes[-1], 1), std=1.0)
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)``."""
-        x = self.torso(obs)
-        return self.policy(x), self.value(x).squeeze(-1)
+    @property
+    def input_size(self) -> int:
+        """Width of the vectors :meth:`forward` takes (the oracle width with a privileged critic)."""
+        return self.critic_obs_size or self.obs_size
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)`` from ``(B, input_size)`` inputs."""
+        h = self.torso(x[:, :self.obs_size])
+        v = h if self.critic is None else self.critic(x)
+        return self.policy(h), self.value(v).squeeze(-1)
+
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """Policy logits from the player's own observation only (what the agent uses at play time)."""
+        return self.policy(self.torso(obs[:, :self.obs_size]))
+
+
+def _mlp(width: int, hidden_sizes: list[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for h in hidden_sizes:
+        layers += [_init(nn.Linear(width, h)), nn.ReLU()]
+        width = h
+    return nn.Sequential(*layers)
 
 
 def _init(layer: nn.Linear, std: float = 2**0.5) -> nn.Linear:
@@ -84,7 +110,8 @@ def sample_actions(log_probs: torch.Tensor, generator: torch.Generator | None = 
 def policy_state(model: ActorCritic, num_players: int, meta: dict | None = None) -> dict:
     """What a policy file holds: weights, the shape to rebuild the network, and free-form metadata."""
     return {"format": "spades-ppo-policy/1", "num_players": num_players, "obs_size": model.obs_size,
-            "hidden_sizes": model.hidden_sizes, "state_dict": model.state_dict(), "meta": dict(meta or {})}
+            "hidden_sizes": model.hidden_sizes, "critic_obs_size": model.critic_obs_size,
+            "state_dict": model.state_dict(), "meta": dict(meta or {})}
 
 
 def atomic_save(obj, path: str | Path) -> None:
@@ -108,7 +135,7 @@ def load_policy(path: str | Path) -> tuple[ActorCritic, dict]:
     data = torch.load(path, map_location="cpu", weights_only=False)
     if "policy" in data:  # a training checkpoint
         data = data["policy"]
-    model = ActorCritic(data["obs_size"], data["hidden_sizes"])
+    model = ActorCritic(data["obs_size"], data["hidden_sizes"], data.get("critic_obs_size"))
     model.load_state_dict(data["state_dict"])
     model.eval()
     return model, data
@@ -151,8 +178,7 @@ class PPOAgent:
         mask = torch.as_tensor(np.asarray(action_mask, bool)).unsqueeze(0)
         if not mask.any():
             raise ValueError("action_mask has no legal action: it is not this agent's turn")
-        logits, _ = self.model(obs)
-        log_probs = masked_log_probs(logits, mask)
+        log_probs = masked_log_probs(self.model.logits(obs), mask)
         if self.greedy:
             return int(log_probs.argmax(-1))
         return int(sample_actions(log_probs, self.generator))

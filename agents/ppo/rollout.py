@@ -27,7 +27,7 @@ from agents.base import Agent, make_agent
 from spades_env.actions import NUM_ACTIONS
 from spades_env.cards import bits_to_array
 from spades_env.game import SpadesConfig, SpadesGame
-from spades_env.observations import ObservationTracker
+from spades_env.observations import ObservationTracker, observation_size
 from spades_env.view import player_view
 
 from .buffer import RolloutBuffer
@@ -57,12 +57,16 @@ class RolloutStats:
 class Collector:
     """Plays batches of single hands; reuses its games, trackers and agent objects between calls."""
 
-    def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True) -> None:
+    def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
+                 observation_kind: str = "default") -> None:
+        """``observation_kind="oracle"`` feeds networks with a privileged critic (see :class:`ActorCritic`);
+        agents from the registry always get the default observation (its prefix)."""
         self.num_players = num_players
         self.random_start_bags = random_start_bags
+        self.agent_obs_size = observation_size(num_players)
         config = SpadesConfig(num_players=num_players, single_hand=True)
         self.games = [SpadesGame(config) for _ in range(num_envs)]
-        self.trackers = [ObservationTracker(g) for g in self.games]
+        self.trackers = [ObservationTracker(g, observation_kind) for g in self.games]
         self._agents: dict[tuple[int, int, str], Agent] = {}
 
     def _agent(self, slot: int, seat: int, name: str) -> Agent:
@@ -115,7 +119,7 @@ class Collector:
                 if key[0] == "agent":
                     for s, p, m in zip(slots, players, masks):
                         agent = self._agent(s, p, key[1])
-                        obs = self.trackers[s].vectors[p].copy()
+                        obs = self.trackers[s].vectors[p][:self.agent_obs_size].copy()
                         view = player_view(self.games[s], p) if getattr(agent, "needs_view", True) else None
                         chosen[s] = int(agent.act(obs, m.view(np.int8), view))
                     if key in record:

@@ -299,8 +299,8 @@ def save_checkpoint(path: Path, model: ActorCritic, optimizer: torch.optim.Optim
                  "torch_global": torch.get_rng_state(), "config": cfg.to_dict()}, path)
 
 
-def _pool_net(state_dict: dict, cfg: PPOConfig, obs_size: int) -> ActorCritic:
-    net = ActorCritic(obs_size, cfg.hidden_sizes)
+def _pool_net(state_dict: dict, like: ActorCritic) -> ActorCritic:
+    net = ActorCritic(like.obs_size, like.hidden_sizes, like.critic_obs_size)
     net.load_state_dict(state_dict)
     net.eval()
     return net
@@ -321,13 +321,15 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     ckpt_path, policy_path = run_dir / "checkpoint.pt", run_dir / "policy.pt"
     torch.set_num_threads(cfg.torch_threads)
     obs_size = observation_size(cfg.num_players)
+    critic_size = observation_size(cfg.num_players, "oracle") if cfg.privileged_critic else None
 
     torch.manual_seed(cfg.seed)
-    model = ActorCritic(obs_size, cfg.hidden_sizes)
+    model = ActorCritic(obs_size, cfg.hidden_sizes, critic_size)
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
     rng = np.random.default_rng(cfg.seed)
     generator = torch.Generator().manual_seed(cfg.seed)
-    collector = Collector(cfg.num_players, cfg.num_envs, cfg.random_start_bags)
+    collector = Collector(cfg.num_players, cfg.num_envs, cfg.random_start_bags,
+                          "oracle" if cfg.privileged_critic else "default")
     pool: list[dict] = []  # state dicts of past policies
     state = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "wall_s": 0.0}
 
@@ -362,7 +364,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
         save_policy(model, policy_path, cfg.num_players, {"update": 0})
         save_checkpoint(ckpt_path, model, optimizer, pool, state, rng, generator, cfg)
 
-    pool_nets = [_pool_net(sd, cfg, obs_size) for sd in pool]
+    pool_nets = [_pool_net(sd, model) for sd in pool]
     buffer = RolloutBuffer(cfg.gamma, cfg.gae_lambda)
     side_of = collector.games[0].side_of
     segment_start, wall_before = time.perf_counter(), state["wall_s"]
@@ -390,7 +392,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
         state["wall_s"] = wall_before + time.perf_counter() - segment_start
         if state["update"] % cfg.snapshot_every == 0:
             pool.append(copy.deepcopy(model.state_dict()))
-            pool_nets.append(_pool_net(pool[-1], cfg, obs_size))
+            pool_nets.append(_pool_net(pool[-1], model))
             del pool[:-cfg.pool_size], pool_nets[:-cfg.pool_size]
         row = {**{k: state[k] for k in ("update", "decisions", "samples", "hands", "wall_s")},
                "steps_per_s": stats.decisions / (time.perf_counter() - tick),
