@@ -1,0 +1,184 @@
+"""Differential tests: the batched engine against the reference ``spades_v0`` env, step by step.
+
+Each slot of a :class:`VectorSpades` is shadowed by a ``raw_env`` (SpadesGame +
+ObservationTracker) playing the same deals (same per-game seed, or the same
+fixed first deal) and the same actions. After every step the legal masks, the
+observations of every seat, the seat to act, the rewards, the done flags and
+the hand records must be identical. The action policy is random but leans
+towards Blind Nil, Nil and small bids so that exchanges, failed Nils, bags and
+made contracts all happen often.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spades_env import actions as A
+from spades_env.env import raw_env
+from spades_env.vector import VectorSpades
+
+RECORD_KEYS = ("hand", "dealer", "bids", "blind_nil", "tricks", "scores_before", "bags_before", "sides", "points",
+               "scores", "bags", "game_over", "winner", "truncated", "num_players")
+
+_WEIGHTS = np.ones(A.NUM_ACTIONS)
+_WEIGHTS[A.BLIND_NIL] = 0.2
+_WEIGHTS[A.BID_BASE] = 0.4  # Nil
+_WEIGHTS[A.BID_BASE + 1:A.BID_BASE + 5] = 3.0  # bids 1..4: contracts are often made, bags pile up
+_WEIGHTS[A.BID_BASE + 8:A.BID_BASE + 14] = 0.1
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One legal action per row of ``mask``, drawn with probability proportional to ``_WEIGHTS``."""
+    keys = -np.log(rng.random(mask.shape)) / _WEIGHTS
+    return np.where(mask, keys, np.inf).argmin(axis=1)
+
+
+class Shadow:
+    """The reference env of one slot, restarted with the slot's seed whenever the slot starts a game."""
+
+    def __init__(self, reward: str, rules: dict) -> None:
+        self.env = raw_env(reward=reward, **rules)
+
+    def reset(self, seed: int, options: dict | None = None) -> None:
+        self.env.reset(seed=seed, options=options)
+
+    def player(self) -> int:
+        return self.env.game.current_player
+
+    def observations(self) -> np.ndarray:
+        return np.stack([self.env.observe(agent)["observation"] for agent in self.env.possible_agents])
+
+    def mask(self) -> np.ndarray:
+        return self.env.observe(self.env.agent_selection)["action_mask"].astype(bool)
+
+
+def play_differential(num_envs: int, games: int, *, reward: str = "score", seed: int = 0, start_scores=None,
+                      fixed_deals: bool = False, **rules) -> int:
+    """Play until ``games`` games have finished in the batched engine, checking every step; returns decisions."""
+    rng = np.random.default_rng(seed)
+    vec = VectorSpades(num_envs, reward=reward, seed=seed, **rules)
+    shadows = [Shadow(reward, rules) for _ in range(num_envs)]
+    seeds = rng.integers(2**31, size=num_envs)
+    options = [{} for _ in range(num_envs)]
+    kwargs = {}
+    if start_scores is not None:
+        scores = rng.integers(*start_scores, size=(num_envs, 2))
+        bags = rng.integers(0, vec.config.bag_limit, size=(num_envs, 2))
+        kwargs.update(scores=scores, bags=bags)
+        for b in range(num_envs):
+            options[b].update(scores=scores[b].tolist(), bags=bags[b].tolist())
+    if fixed_deals:
+        deals = np.array([rng.permutation(52).reshape(4, 13) for _ in range(num_envs)])
+        dealers = rng.integers(4, size=num_envs)
+        kwargs.update(deals=deals, dealers=dealers)
+        for b in range(num_envs):
+            options[b].update(deal=deals[b].tolist(), dealer=int(dealers[b]))
+    out = vec.reset(seeds=seeds, **kwargs)
+    for b, shadow in enumerate(shadows):
+        shadow.reset(int(seeds[b]), options[b])
+
+    finished = decisions = 0
+    while finished < games:
+        check_same_state(vec, out, shadows)
+        actions = random_actions(out.mask, rng)
+        out = vec.step(actions)
+        decisions += num_envs
+        for b, shadow in enumerate(shadows):
+            env = shadow.env
+            hands_before = env.game.hand_number
+            env.step(int(actions[b]))
+            rewards = [env.rewards[agent] for agent in env.possible_agents]
+            assert np.array_equal(out.rewards[b], np.float32(rewards)), (b, out.rewards[b], rewards)
+            hand_done = env.game.hand_number != hands_before or env.game.game_over
+            assert out.hand_done[b] == hand_done
+            if hand_done:
+                expected = env.game.hand_records[-1]
+                record = vec.hand_record(b)
+                assert record == {k: expected[k] for k in RECORD_KEYS}, (b, record, expected)
+            assert out.terminated[b] == env.game.terminated
+            assert out.truncated[b] == env.game.truncated
+            if env.game.game_over:
+                assert np.array_equal(vec.final_observations[b], shadow.observations())
+                shadow.reset(int(vec.game_seeds[b]))
+                finished += 1
+    check_same_state(vec, out, shadows)
+    return decisions
+
+
+def check_same_state(vec: VectorSpades, out, shadows: list[Shadow]) -> None:
+    players = np.array([s.player() for s in shadows])
+    assert np.array_equal(out.player, players)
+    assert np.array_equal(out.mask, np.stack([s.mask() for s in shadows]))
+    expected = np.stack([s.observations() for s in shadows])
+    assert np.array_equal(vec.obs_buffer, expected)
+    assert np.array_equal(out.obs, expected[np.arange(len(shadows)), players])
+
+
+def test_single_hand_games_match_reference():
+    assert play_differential(64, 1200, single_hand=True, seed=1) > 50_000
+
+
+def test_multi_hand_games_with_sandbagging_mercy_and_truncation_match_reference():
+    play_differential(48, 200, seed=2, start_scores=(-120, 180), target_score=200, bag_limit=3, bag_penalty=40,
+                      max_hands=5, mercy_threshold=-150)
+
+
+def test_fixed_deals_blind_nil_deficit_and_win_rewards_match_reference():
+    play_differential(48, 150, seed=3, reward="win", fixed_deals=True, start_scores=(-100, 250), target_score=300,
+                      blind_nil_min_deficit=60, max_hands=4)
+
+
+def test_no_nil_options_match_reference():
+    play_differential(32, 100, seed=4, nil=False, blind_nil=False, max_hands=3)
+
+
+def test_default_rules_match_reference():
+    play_differential(16, 16, seed=5, max_hands=12)
+
+
+def test_same_seed_same_deals_whatever_the_batch_size():
+    small, large = VectorSpades(2), VectorSpades(5)
+    a = small.reset(seeds=[7, 8])
+    b = large.reset(seeds=[1, 7, 2, 8, 3])
+    assert np.array_equal(small.obs_buffer, large.obs_buffer[[1, 3]])
+    assert np.array_equal(a.mask, b.mask[[1, 3]])
+
+
+def test_illegal_action_raises_and_leaves_state_untouched():
+    vec = VectorSpades(3, seed=0)
+    out = vec.reset()
+    before = vec.obs_buffer.copy()
+    actions = random_actions(out.mask, np.random.default_rng(0))
+    actions[1] = 0  # a card during the Blind Nil decision
+    with pytest.raises(ValueError, match="illegal action 0 .* in game 1"):
+        vec.step(actions)
+    with pytest.raises(ValueError, match="not an action id"):
+        vec.step(np.full(3, 99))
+    assert np.array_equal(vec.obs_buffer, before)
+
+
+def test_options_are_validated():
+    with pytest.raises(ValueError, match="num_envs"):
+        VectorSpades(0)
+    with pytest.raises(ValueError, match="reward"):
+        VectorSpades(2, reward="points")
+    with pytest.raises(ValueError, match="target_score"):
+        VectorSpades(2, target_score=0)
+    with pytest.raises(ValueError, match="repeats"):
+        VectorSpades(1).reset(deals=[[list(range(13))] * 4])
+
+
+def test_torch_backend_matches_numpy():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    ref, vec = VectorSpades(32, seed=6, max_hands=2), VectorSpades(32, seed=6, max_hands=2, device="cpu")
+    a, b = ref.reset(seed=6), vec.reset(seed=6)
+    for _ in range(400):
+        for x, y in zip(a, b):
+            assert isinstance(y, torch.Tensor)
+            assert np.array_equal(x, y.numpy())
+        assert np.array_equal(ref.obs_buffer, vec.obs_buffer.numpy())
+        actions = random_actions(a.mask, rng)
+        a, b = ref.step(actions), vec.step(torch.as_tensor(actions))
+    assert [ref.hand_record(i) for i in range(32)] == [vec.hand_record(i) for i in range(32)]
