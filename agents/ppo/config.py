@@ -66,6 +66,7 @@ class PPOConfig:
     eval_seed: int = 20261129
     # --- checkpoints
     save_every: int = 5  # updates
+    keep_policy_every: int = 0  # also keep a copy of the policy every N updates in policies/ (0 = never)
 
     def __post_init__(self) -> None:
         if self.num_players not in (2, 4):

@@ -409,6 +409,9 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
             meta = {"update": state["update"], "decisions": state["decisions"]}
             save_policy(model, policy_path, cfg.num_players, meta)
             save_checkpoint(ckpt_path, model, optimizer, pool, state, rng, generator, cfg)
+        if cfg.keep_policy_every and state["update"] % cfg.keep_policy_every == 0:
+            save_policy(model, run_dir / "policies" / f"update_{state['update']:06d}.pt", cfg.num_players,
+                        {"update": state["update"], "decisions": state["decisions"]})
         if eval_due and evaluate_fn is not None and cfg.eval_deals > 0:
             result = evaluate_fn(policy_path, cfg)
             log.log(log.evals, EVAL_FIELDS, {**{k: state[k] for k in ("update", "decisions", "wall_s")}, **result},
