@@ -358,6 +358,7 @@ class SpadesGame:
                 self.bids[player] = 0
                 self.blind[player] = True
             if self.num_players == 2:  # the choice opens the player's first draw turn
+                self.looked[player] = action == A.LOOK  # a Blind Nil bidder draws unseen
                 self._enter_draw_turn()
                 return
             self.looked[player] = True  # Blind Nil or not, the player now sees the hand

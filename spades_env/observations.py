@@ -238,15 +238,19 @@ class ObservationTracker:
         """Fold in ``action`` just taken by ``player`` in ``phase``."""
         game = self.game
         if game.hand_number != self._hand_number or game.phase == Phase.GAME_OVER or (
-                game.num_players == 2 and phase != Phase.PLAY):
-            # A hand was scored (a new deal changes nearly everything), or a two-player draw,
-            # bid or replacement: these touch several private blocks and are rebuilt whole.
+                game.num_players == 2 and phase not in (Phase.PLAY, Phase.DRAW) or
+                phase == Phase.DRAW and game.phase != Phase.DRAW):
+            # A hand was scored (a new deal changes nearly everything), or a two-player bid,
+            # Blind Nil choice, replacement or the end of the draw: these touch several private
+            # blocks and are rebuilt whole.
             self.rebuild()
             return
         f, off, size, n = self.flat, self._offset, self.size, game.num_players
         bases = range(0, n * size, size)
         if phase == Phase.PLAY:
             self._card_played(player, action)
+        elif phase == Phase.DRAW:
+            self._drawn(player)
         elif phase in (Phase.BID, Phase.BLIND):
             if action != A.LOOK:
                 code = _bid_code(game, player)
@@ -311,6 +315,24 @@ class ObservationTracker:
             for o, base in enumerate(range(0, n * self.size, self.size)):
                 if o != player:
                     f[base + off["other_hands"] + ((player - o) % n - 1) * NUM_CARDS + card] = 0
+
+    def _drawn(self, player: int) -> None:
+        """A two-player draw turn, possibly followed by a Blind Nil bidder's blind turn (whose
+        cards nobody sees): the drawer's hand and known discards, the offered card, the counts."""
+        game, f, off = self.game, self.flat, self._offset
+        mine = player * self.size
+        f[mine + off["hand"]:mine + off["hand"] + NUM_CARDS] = bits_to_array(game.hands[player])
+        f[mine + off["discarded"]:mine + off["discarded"] + NUM_CARDS] = bits_to_array(game.discards[player])
+        stock, pile = (NUM_CARDS - game.stock_pos) / NUM_CARDS, game.discard_pile.bit_count() / 26
+        for o, base in enumerate(range(0, 2 * self.size, self.size)):
+            f[base + off["offered"]:base + off["offered"] + NUM_CARDS] = 0
+            if game.current_player == o:
+                f[base + off["offered"] + game.offered] = 1
+            f[base + off["stock"]] = stock
+            f[base + off["discard_pile"]] = pile
+            if "other_hands" in off:  # the opponent's hand grew (a drawer, or a blind drawer after it)
+                start = base + off["other_hands"]
+                f[start:start + NUM_CARDS] = bits_to_array(game.hands[1 - o])
 
     def _move(self, block: str, old: int, new: int) -> None:
         """Move a per-seat one-hot from seat ``old`` to seat ``new`` in every observer's vector."""

@@ -294,3 +294,11 @@ def test_incremental_observations_equal_the_reference_encoding(kind):
             tracker.update(player, action, phase)
             for observer in (0, 1):
                 np.testing.assert_array_equal(tracker.vectors[observer], encode(game, observer, kind))
+
+
+def test_a_player_who_looked_sees_the_cards_drawn_so_far():
+    game = new_game()  # Blind Nil offered: the first draw turn starts with the choice
+    game.apply(LOOK)
+    game.apply(KEEP)
+    assert decode(encode(game, 0), num_players=2)["hand"] == ["2C"]
+    assert decode(encode(game, 1), num_players=2)["hand"] == []
