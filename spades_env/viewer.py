@@ -1,0 +1,278 @@
+"""``spades replay FILE``: step through a recorded game, hand by hand and trick by trick, every hand face up.
+
+It reads the JSON Lines files the project writes:
+
+* game records (:mod:`spades_env.records`, tournaments): one game per line, ``{"hands": [<hand record>, ...]}``;
+* ``spades play`` saves: a header line, then action, hand and end lines (only completed hands can be shown);
+* bare hand records (for instance the env's ``infos["hand_record"]`` written one per line), taken as one game.
+
+The viewer shows what the records say and scores nothing itself; :func:`spades_env.records.replay_game`
+is the tool that checks a record against the rules engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .cards import hand_to_str, str_to_card
+from .game import SpadesGame
+from .records import read_games
+from .render import SEAT_NAMES, render_hand_result
+
+PLAY_SAVE_FORMAT = "spades-play/1"  # the header of a ``spades play`` save (agents/play.py writes it)
+PAUSE_PROMPT = "[Enter] next trick · n next hand · c to the end · q quit > "
+
+Reader = Callable[[str], str]
+Writer = Callable[[str], None]
+
+
+@dataclass
+class RecordedGame:
+    """The hands of one game as recorded, and what is known of who played them."""
+
+    title: str
+    hands: list[dict] = field(default_factory=list)
+    seats: list[str] | None = None  # who played at each seat (agent names), when recorded
+    note: str = ""  # shown after the last hand
+    pending_actions: int = 0  # play saves: actions after the last completed hand
+    over: bool = False
+
+
+def load_games(path: str) -> list[RecordedGame]:
+    """Every game in ``path``; raises ``ValueError`` naming the record that is none of the known kinds."""
+    games: list[RecordedGame] = []
+    play: RecordedGame | None = None
+    loose: RecordedGame | None = None
+    for number, obj in enumerate(read_games(path), start=1):
+        kind = obj.get("type")
+        if kind == "header" and obj.get("format") == PLAY_SAVE_FORMAT:
+            agents = obj.get("agents") or []
+            play = RecordedGame(f"'spades play' game, seed {obj.get('seed')}", seats=list(agents))
+            games.append(play)
+        elif kind in ("action", "hand", "end") and play is not None:
+            if kind == "action":
+                play.pending_actions += 1
+            elif kind == "hand":
+                play.hands.append(obj["record"])
+                play.pending_actions = 0
+            else:
+                play.over = True
+        elif isinstance(obj.get("hands"), list):
+            index = obj.get("index", len(games))
+            title = f"game {index}" + (f", seed {obj['seed']}" if obj.get("seed") is not None else "")
+            games.append(RecordedGame(title, list(obj["hands"]), seats=obj.get("seats"), over=True))
+        elif "plays" in obj and "sides" in obj:
+            if loose is None:
+                loose = RecordedGame("hand records")
+                games.append(loose)
+            loose.hands.append(obj)
+        else:
+            raise ValueError(f"{path}: record {number} is not a game record, a hand record or a line of a "
+                             "'spades play' save")
+    for game in games:
+        if game.pending_actions and not game.over:
+            game.note = (f"(the save stops in the middle of hand {len(game.hands) + 1}, after "
+                         f"{game.pending_actions} actions: continue it with spades play --resume {path})")
+    return games
+
+
+class Viewer:
+    """Prints a recorded game and pauses between tricks as the person asks."""
+
+    def __init__(self, game: RecordedGame, write: Writer, read: Reader | None) -> None:
+        self.game, self.write, self.read = game, write, read
+        self.mode = "trick" if read is not None else "all"  # pause after each "trick", each "hand", or never
+
+    def pause(self, level: str) -> bool:
+        """Wait at a trick or hand boundary; False when the person quits."""
+        if self.mode == "all" or (self.mode == "hand" and level == "trick"):
+            return True
+        try:
+            answer = self.read(PAUSE_PROMPT).strip().lower()
+        except EOFError:  # nothing more to read: show the rest
+            self.mode = "all"
+            return True
+        if answer in ("q", "quit"):
+            return False
+        self.mode = {"n": "hand", "c": "all"}.get(answer, "trick")
+        return True
+
+    def show(self, first_hand: int = 1) -> None:
+        self.write(f"Replaying {self.game.title}: {len(self.game.hands)} hand(s).")
+        for record in self.game.hands:
+            if record.get("hand", 0) < first_hand:
+                continue
+            if not self.show_hand(record):
+                return
+            if self.mode == "hand":
+                self.mode = "trick"
+        last = self.game.hands[-1] if self.game.hands else None
+        if last is not None and last.get("game_over"):
+            self.write(final_text(last, self.labels(last["num_players"])))
+        if self.game.note:
+            self.write(self.game.note)
+
+    def labels(self, n: int) -> list[str]:
+        seats = self.game.seats if self.game.seats and len(self.game.seats) == n else None
+        return [SEAT_NAMES[n][p] + (f" ({seats[p]})" if seats else "") for p in range(n)]
+
+    def show_hand(self, record: dict) -> bool:
+        n = record["num_players"]
+        labels = self.labels(n)
+        short = SEAT_NAMES[n]
+        self.write("\n" + hand_intro(record, labels))
+        hands = playing_hands(record)
+        plays, winners = record["plays"], record["trick_winners"]
+        tricks = [0] * n
+        members = SpadesGame(num_players=n).members
+        if not self.pause("trick"):
+            return False
+        for t, winner in enumerate(winners):
+            trick = plays[t * n:(t + 1) * n]
+            width = max(len(label) for label in labels)
+            lines = [f"Trick {t + 1} of 13 · {short[trick[0][0]]} leads"]
+            lines += [f"  {labels[p]:<{width}}  {hand_to_str(hands[p])}" for p in range(n)]
+            tricks[winner] += 1
+            taken = " · ".join(f"{side_name(short, m)} {sum(tricks[p] for p in m)}" for m in members)
+            lines.append("  " + ", ".join(f"{short[p]} {c}" for p, c in trick)
+                         + f"  -> {short[winner]} wins   (tricks: {taken})")
+            self.write("\n".join(lines))
+            for p, c in trick:
+                hands[p] &= ~(1 << str_to_card(c))
+            if t + 1 < len(winners) and not self.pause("trick"):
+                return False
+        self.write(hand_result_text(record))
+        return self.pause("hand")
+
+
+def side_name(short: tuple[str, ...], members) -> str:
+    return "+".join(short[p] for p in members)
+
+
+def bid_text(bid: int | None, blind: bool) -> str:
+    if bid is None:
+        return "-"
+    return "Blind Nil" if blind else ("Nil" if bid == 0 else str(bid))
+
+
+def hand_intro(record: dict, labels: list[str]) -> str:
+    """The hand as dealt (as drawn, with two players), the bids and the exchanges."""
+    n = record["num_players"]
+    short = SEAT_NAMES[n]
+    members = SpadesGame(num_players=n).members
+    role = "dealer" if n == 4 else "first drawer"
+    scores = " | ".join(f"{side_name(short, m)} {record['scores_before'][s]} pts, {record['bags_before'][s]} bags"
+                        for s, m in enumerate(members))
+    lines = [f"=== Hand {record['hand']} · {role} {short[record['dealer']]} · before: {scores} ==="]
+    width = max(len(label) for label in labels)
+    dealt = "Dealt" if n == 4 else "Drawn"
+    lines.append(f"{dealt}:")
+    lines += [f"  {labels[p]:<{width}}  {hand_to_str(_mask(record['hands'][p]))}" for p in range(n)]
+    for p, cards in enumerate(record.get("discards") or []):
+        if cards:
+            lines.append(f"  {short[p]} saw and discarded: {' '.join(cards)}")
+    lines.append("Bids:  " + " · ".join(f"{short[p]} {bid_text(b, record['blind_nil'][p])}"
+                                        for p, b in enumerate(record["bids"])))
+    exchanges: dict[tuple[int, int], list[str]] = {}
+    for giver, receiver, card in record.get("passes") or []:
+        exchanges.setdefault((giver, receiver), []).append(card)
+    for (giver, receiver), cards in exchanges.items():
+        lines.append(f"Blind Nil exchange: {short[giver]} passes {' '.join(cards)} to {short[receiver]}")
+    for p, back, drawn in record.get("replacements") or []:
+        lines.append(f"Blind Nil replacement: {short[p]} puts back {back} and draws {drawn}")
+    return "\n".join(lines)
+
+
+def playing_hands(record: dict) -> list[int]:
+    """Each seat's cards when the play starts: as dealt or drawn, after exchanges and replacements."""
+    hands = [_mask(cards) for cards in record["hands"]]
+    for giver, receiver, card in record.get("passes") or []:
+        bit = 1 << str_to_card(card)
+        hands[giver] &= ~bit
+        hands[receiver] |= bit
+    for p, back, drawn in record.get("replacements") or []:
+        hands[p] = hands[p] & ~(1 << str_to_card(back)) | 1 << str_to_card(drawn)
+    return hands
+
+
+def hand_result_text(record: dict) -> str:
+    n = record["num_players"]
+    short = SEAT_NAMES[n]
+    members = SpadesGame(num_players=n).members
+    took = " · ".join(f"{short[p]} bid {bid_text(record['bids'][p], record['blind_nil'][p])}, took {t}"
+                      for p, t in enumerate(record["tricks"]))
+    sides = ", ".join(f"side {s} = {side_name(short, m)}" for s, m in enumerate(members))
+    return f"{took}\n({sides})\n{render_hand_result(record)}"
+
+
+def final_text(record: dict, labels: list[str]) -> str:
+    n = record["num_players"]
+    short = SEAT_NAMES[n]
+    members = SpadesGame(num_players=n).members
+    scores = " to ".join(str(s) for s in record["scores"])
+    if record.get("winner") is not None:
+        return f"\nGame over after {record['hand']} hands: {side_name(short, members[record['winner']])} won, {scores}."
+    if record.get("truncated"):
+        return f"\nGame stopped after {record['hand']} hands (max_hands) without a winner: {scores}."
+    return f"\nGame over after {record['hand']} hands: {scores}."
+
+
+def _mask(cards) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << (str_to_card(c) if isinstance(c, str) else int(c))
+    return mask
+
+
+def _read_line(prompt: str) -> str:
+    text = input(prompt)
+    if not sys.stdin.isatty():
+        print(text)
+    return text
+
+
+def _print(text: str) -> None:
+    print(text, flush=True)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="spades replay", description=__doc__.split("\n\n")[0])
+    p.add_argument("file", help="JSON Lines: tournament / records game records, a 'spades play' save, hand records")
+    p.add_argument("--game", type=int, default=1, help="which game of the file, from 1 (default 1)")
+    p.add_argument("--hand", type=int, default=1, help="start at this hand (default 1)")
+    p.add_argument("--no-pause", action="store_true", help="print everything without waiting for Enter")
+    return p
+
+
+def main(argv: list[str] | None = None, read: Reader = _read_line, write: Writer = _print) -> int:
+    """``spades replay``: 0 when shown (or quit), 2 when the file or the options are wrong."""
+    args = build_parser().parse_args(argv)
+    try:
+        games = load_games(args.file)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"spades replay: {exc}", file=sys.stderr)
+        return 2
+    if not games:
+        print(f"spades replay: {args.file} holds no game", file=sys.stderr)
+        return 2
+    if not 1 <= args.game <= len(games):
+        print(f"spades replay: --game must be in 1..{len(games)} ({args.file} holds {len(games)} games)",
+              file=sys.stderr)
+        return 2
+    if len(games) > 1:
+        write(f"{args.file} holds {len(games)} games; this is game {args.game} (choose with --game K).")
+    try:
+        Viewer(games[args.game - 1], write, None if args.no_pause else read).show(args.hand)
+    except (KeyError, ValueError, IndexError, TypeError) as exc:  # a record lacking fields, or odd values
+        print(f"spades replay: malformed record in {args.file}: {exc!r}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

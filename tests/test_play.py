@@ -1,0 +1,312 @@
+"""``spades play``: typed input through piped stdin (a real subprocess), refusals, saving, kill and resume.
+
+The subprocess tests read the screen up to each prompt and answer from what it shows (the
+"You can play:" line), as a person would; the in-process tests check the refusal reasons and the
+two-player game on fixed states.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.play import main, parse_input, read_save, restore
+from spades_env import actions as A
+from spades_env.cards import hand_to_str
+from spades_env.game import SpadesGame
+from spades_env.view import player_view
+
+ROOT = Path(__file__).resolve().parents[1]
+BOTS = ["--partner", "random", "--opponents", "random"]
+CARD = r"(?:[2-9TJQKA][CDHS])"
+
+
+# ------------------------------------------------------------------ driving a real process
+
+
+class Terminal:
+    """``spades play`` in a subprocess with piped stdin/stdout, read prompt by prompt."""
+
+    def __init__(self, *args: str, cwd: Path) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "spades_env.cli", "play", *args], cwd=cwd,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        self.transcript = ""
+
+    def screen(self, timeout: float = 20) -> str:
+        """Everything printed up to the next prompt (a line ending in '> '), or to the end of the output."""
+        chunk, fd, deadline = b"", self.proc.stdout.fileno(), time.monotonic() + timeout
+        while not chunk.endswith(b"> "):
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise AssertionError(f"no prompt within {timeout} s; output so far:\n{self.transcript}{chunk.decode()}")
+            data = os.read(fd, 65536)
+            if not data:
+                break
+            chunk += data
+        text = chunk.decode()
+        self.transcript += text
+        return text
+
+    def send(self, line: str) -> None:
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def finish(self, timeout: float = 20) -> tuple[int, str, str]:
+        """Close stdin (Ctrl-D) and wait for the end."""
+        out, err = self.proc.communicate(timeout=timeout)
+        self.transcript += out.decode()
+        return self.proc.returncode, self.transcript, err.decode()
+
+
+def choose(screen: str) -> str:
+    """A legal answer to the prompt that ends ``screen``, read from the screen itself."""
+    prompt = screen.rstrip().splitlines()[-1]
+    if "[blind/look]" in prompt:
+        return "look"
+    if "Your bid" in prompt:
+        return "3"
+    if "[keep/discard]" in prompt:
+        return "keep"
+    if "put back" in prompt:
+        return "done"
+    choices = re.findall(r"You can (?:play|pass): (.*)", screen)
+    assert choices, f"no choices on the screen:\n{screen}"
+    return choices[-1].split()[-1]  # the lowest card listed
+
+
+def held_cards(screen: str) -> set[str]:
+    """The cards of the last 'Hand:' line, e.g. 'Hand:   S: A K  H: -  D: 9  C: T 2'."""
+    line = re.findall(r"Hand: +(S: .*)", screen)[-1]
+    return {rank + suit for suit, ranks in re.findall(r"([SHDC]): ([^:]*?)(?=\s+[SHDC]:|$)", line)
+            for rank in ranks.split() if rank != "-"}
+
+
+def play_until(term: Terminal, screen: str, done: str, stop_at: str | None = None) -> str:
+    """Answer prompts from ``screen`` on until ``done`` is printed (or a screen shows ``stop_at``); the last screen."""
+    while not (done in screen or (stop_at and stop_at in screen) or not screen.endswith("> ")):
+        term.send(choose(screen))
+        screen = term.screen()
+    return screen
+
+
+# ------------------------------------------------------------------ subprocess tests
+
+
+def test_a_whole_hand_typed_with_refused_inputs(tmp_path):
+    save = tmp_path / "game.jsonl"
+    term = Terminal("--seed", "11", "--seat", "1", *BOTS, "--save", str(save), cwd=tmp_path)
+    screen = term.screen()
+    assert "You are East (player_1)" in screen
+
+    # Refusals before the first play: unparseable text, a card not held, then (if possible) a held card
+    # that breaks follow-suit; each gets a one-line reason and the same prompt again.
+    screen = play_until(term, screen, "Hand 1 is over", stop_at="Your card >")
+    assert "Your card >" in screen
+    term.send("zz")
+    again = term.screen()
+    assert "! cannot read 'zz'" in again and again.rstrip().endswith("Your card >")
+    playable = set(re.findall(r"You can play: (.*)", screen)[-1].split())
+    hand = held_cards(screen)
+    missing = next(c + s for s in "SHDC" for c in "23456789TJQKA" if c + s not in hand)
+    term.send(missing)
+    assert f"! you don't hold {missing}" in term.screen()
+    assert hand - playable, "with this seed the person leads first and may not lead a spade yet"
+    term.send(sorted(hand - playable)[0].lower())
+    assert "! spades are not broken yet: lead another suit" in term.screen()
+    term.send(choose(screen))
+    play_until(term, term.screen(), "Hand 1 is over")
+    code, transcript, err = term.finish()
+    assert code == 0, err
+    assert "Traceback" not in err
+    assert transcript.count("You play ") == 13
+    assert "Hand 1 scored:" in transcript and "Stopped. The game is saved in" in transcript
+
+    setup, moves = read_save(str(save))
+    game = restore(setup, moves)
+    assert game.hand_number >= 1 and len(game.hand_records) >= 1
+    record = game.hand_records[0]
+    assert sum(1 for p, _ in record["plays"] if p == 1) == 13
+    typed = [line.split("You play ")[1].rstrip(".") for line in transcript.splitlines() if "You play " in line]
+    assert [c for p, c in record["plays"] if p == 1] == typed
+    lines = [json.loads(x) for x in save.read_text().splitlines()]
+    assert [x for x in lines if x["type"] == "hand"][0]["record"] == record
+
+
+def test_killed_mid_hand_then_resumed_from_the_same_state(tmp_path):
+    save = tmp_path / "game.jsonl"
+    term = Terminal("--seed", "4", *BOTS, "--save", str(save), cwd=tmp_path)
+    screen = play_until(term, term.screen(), "Hand 1 is over", stop_at="trick 5 of 13")
+    assert "trick 5 of 13" in screen
+    before = screen[screen.rindex("--- Hand"):]  # the table as the person saw it when the process died
+    term.proc.kill()
+    term.proc.wait(timeout=10)
+
+    setup, moves = read_save(str(save))
+    game = restore(setup, moves)
+    assert game.current_player == setup.seat and len(game.trick_winners) == 4
+    resumed = Terminal("--resume", str(save), cwd=tmp_path)
+    screen = resumed.screen()
+    assert f"Resuming {save}: {len(moves)} saved actions; hand 1, trick 5." in screen
+    assert screen[screen.rindex("--- Hand"):] == before
+    assert f"Hand:   {hand_to_str(game.hands[setup.seat])}" in screen
+
+    play_until(resumed, screen, "Hand 1 is over")
+    code, transcript, err = resumed.finish()
+    assert code == 0, err
+    assert transcript.count("You play ") == 9  # tricks 5..13
+    setup2, moves2 = read_save(str(save))
+    assert setup2 == setup and moves2[:len(moves)] == moves
+    assert len(restore(setup2, moves2).hand_records) >= 1
+    assert save.read_text().count('"type":"header"') == 1
+
+
+def test_ctrl_c_saves_and_exits_cleanly(tmp_path):
+    save = tmp_path / "game.jsonl"
+    term = Terminal("--seed", "2", *BOTS, "--save", str(save), cwd=tmp_path)
+    screen = term.screen()
+    term.send(choose(screen))
+    term.screen()
+    term.proc.send_signal(signal.SIGINT)
+    code, transcript, err = term.finish()
+    assert code == 130
+    assert "Traceback" not in err
+    assert f"continue it with:\n  spades play --resume {save}" in transcript
+    setup, moves = read_save(str(save))
+    assert moves and restore(setup, moves).current_player == setup.seat
+
+
+# ------------------------------------------------------------------ in-process tests
+
+
+class Scripted:
+    """A reader answering each prompt from what was written to the screen since the last prompt."""
+
+    def __init__(self, answers: list[str] | None = None, limit: int = 2000) -> None:
+        self.out: list[str] = []
+        self.answers, self.limit = list(answers or []), limit
+        self._since = 0
+
+    def write(self, text: str) -> None:
+        self.out.append(text)
+
+    def read(self, prompt: str) -> str:
+        self.limit -= 1
+        if self.limit < 0:
+            raise EOFError
+        screen = "\n".join(self.out[self._since:]) + "\n" + prompt
+        self._since = len(self.out)
+        answer = self.answers.pop(0) if self.answers else choose(screen)
+        self.out.append(prompt + answer)
+        return answer
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.out)
+
+
+DEAL = [
+    ["AS", "KS", "QS", "JS", "AH", "KH", "QH", "JH", "AD", "KD", "QD", "AC", "KC"],
+    ["TS", "9S", "8S", "TH", "9H", "8H", "7H", "JD", "TD", "9D", "QC", "JC", "TC"],
+    ["7S", "6S", "5S", "6H", "5H", "4H", "8D", "7D", "6D", "5D", "9C", "8C", "7C"],
+    ["4S", "3S", "2S", "3H", "2H", "4D", "3D", "2D", "6C", "5C", "4C", "3C", "2C"],
+]
+
+
+def test_refusal_reasons_are_one_line_and_specific():
+    game = SpadesGame()
+    game.reset(0, deal=DEAL, dealer=3)  # seat 0 bids first and leads
+    view = player_view(game, 0)
+    assert parse_input(view, "3") == (None, "your cards are face down: type 'look' to see them before you bid, "
+                                            "or 'blind' for Blind Nil")
+    assert parse_input(view, "look") == (A.LOOK, "")
+    game.apply(A.LOOK)
+    view = player_view(game, 0)
+    assert parse_input(view, "14")[1].startswith("bid 14 is not in 0..13")
+    assert "Blind Nil is bid before looking" in parse_input(view, "blind")[1]
+    assert parse_input(view, "AS")[1].startswith("AS is not possible now: type a bid")
+    assert parse_input(view, "nil") == (A.BID_BASE, "")
+    for _ in range(4):
+        if game.phase.name == "BLIND":
+            game.apply(A.LOOK)
+        game.apply(A.bid_action(3))
+    view = player_view(game, 0)
+    assert parse_input(view, "2C") == (None, "you don't hold 2C")
+    assert parse_input(view, "as") == (None, "spades are not broken yet: lead another suit")
+    assert parse_input(view, "zz")[1] == "cannot read 'zz': type a card of your hand, e.g. AS, 10h or td"
+    assert parse_input(view, "4")[1].startswith("bid 4 is not possible now")
+    assert parse_input(view, "10d") == (None, "you don't hold TD")
+    assert parse_input(view, "kd") == (A.str_to_action("KD"), "")
+    game.apply(A.str_to_action("KD"))
+    view = player_view(game, 1)
+    assert parse_input(view, "QC") == (None, "you must follow suit (diamonds): you can play JD TD 9D")
+    for text in ("", "   ", "AS AS", "bid", "blind nil please"):
+        action, reason = parse_input(view, text)
+        assert action is None and reason and "\n" not in reason
+
+
+def test_fixed_deal_file_and_the_hand_shown(tmp_path):
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps({"deal": DEAL, "dealer": 3}))
+    io = Scripted(answers=["look", "13"], limit=2)
+    code = main(["--deal", str(deal), *BOTS, "--seed", "1", "--save", str(tmp_path / "s.jsonl")], io.read, io.write)
+    assert code == 0
+    assert "Hand:   S: A K Q J  H: A K Q J  D: A K Q  C: A K" in io.text
+    setup, moves = read_save(str(tmp_path / "s.jsonl"))
+    assert setup.deal == DEAL and setup.dealer == 3 and moves[:2] == [(0, A.LOOK), (0, A.bid_action(13))]
+    io2 = Scripted(answers=["look"], limit=1)
+    main(["--deal", str(deal), "--seat", "2", *BOTS, "--save", str(tmp_path / "t.jsonl")], io2.read, io2.write)
+    assert "Hand:   S: 7 6 5  H: 6 5 4  D: 8 7 6 5  C: 9 8 7" in io2.text
+
+
+def test_two_player_hand_typed(tmp_path):
+    save = tmp_path / "two.jsonl"
+    io = Scripted(limit=60)
+    code = main(["--num-players", "2", "--opponents", "random", "--seed", "3", "--save", str(save)], io.read, io.write)
+    assert code == 0
+    assert "You are South (player_0)" in io.text
+    assert io.text.count("You keep ") + io.text.count("You discard ") >= 13
+    assert "The draw is over" in io.text and "Hand 1 scored:" in io.text
+    setup, moves = read_save(str(save))
+    game = restore(setup, moves)
+    assert game.num_players == 2 and game.hand_records[0]["num_players"] == 2
+
+
+def test_bad_options_and_existing_save_are_refused(tmp_path, capsys):
+    save = tmp_path / "s.jsonl"
+    save.write_text("")
+    assert main([*BOTS, "--save", str(save)]) == 2
+    assert "exists: continue it with --resume" in capsys.readouterr().err
+    assert main(["--seat", "4", *BOTS]) == 2
+    assert main(["--num-players", "2", "--partner", "random"]) == 2
+    assert main(["--partner", "no_such_agent", "--save", str(tmp_path / "x.jsonl")]) == 2
+    assert "unknown agent 'no_such_agent'" in capsys.readouterr().err
+    assert not (tmp_path / "x.jsonl").exists()
+    io = Scripted(limit=3)
+    main([*BOTS, "--seed", "1", "--save", str(tmp_path / "g.jsonl")], io.read, io.write)
+    assert main(["--resume", str(tmp_path / "g.jsonl"), "--seed", "2"]) == 2
+    assert "keeps the options it was saved with" in capsys.readouterr().err
+    assert main(["--resume", str(save)]) == 2
+
+
+def test_resume_into_another_file_copies_the_game(tmp_path):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    io = Scripted(limit=6)
+    main([*BOTS, "--seed", "8", "--save", str(first)], io.read, io.write)
+    setup, moves = read_save(str(first))
+    with open(first, "a") as f:
+        f.write('{"type":"action","player":')  # a write cut short by a kill
+    io2 = Scripted(limit=0)
+    with pytest.warns(UserWarning, match="incomplete last line"):
+        assert main(["--resume", str(first), "--save", str(second)], io2.read, io2.write) == 0
+    setup2, moves2 = read_save(str(second))
+    assert setup2 == setup and moves2 == moves
