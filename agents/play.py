@@ -305,7 +305,7 @@ class Session:
         self.saved_moves = len(moves)
         self.copy_moves = copy_moves  # write the replayed moves too (resuming into another file)
         self.bots = {p: make_agent(spec) for p, spec in enumerate(setup.agents) if p != self.seat}
-        self.game: SpadesGame | None = None  # the driver's game, known from its first step
+        self.before = _Before.of(setup.new_game(), self.seat)  # the state before the next action
         self.names = [self._seat_label(p) for p in range(n)]
         self.writer: GameWriter | None = None
 
@@ -364,8 +364,6 @@ class Session:
             self.writer.close()
 
     def _on_step(self, game: SpadesGame, player: int, action: int) -> None:
-        if self.game is None:  # the first step: the state before it is a fresh game's
-            self.game, self.before = game, _Before.of(self.setup.new_game(), self.seat)
         before = self.before
         replaying = bool(self.replay)
         if replaying:
@@ -471,10 +469,9 @@ class Session:
         n, names = view.num_players, self.names
         phase = view.phase
         if phase == Phase.DRAW:  # thirteen draw turns a hand: a short screen
-            hand = self._visible_hand(view) or ()
             top = card_to_str(view.offered) if view.offered is not None else "?"
             return (f"Draw: stock {view.stock_left} cards, discard pile {view.discard_pile_size}. "
-                    f"Your cards: {hand_to_str(mask_of(hand))}\nTop card: {top}. {self._choices(view)}")
+                    f"Your cards: {hand_to_str(mask_of(view.hand))}\nTop card: {top}. {self._choices(view)}")
         lines = []
         head = f"--- Hand {view.hand_number + 1}"
         if phase == Phase.PLAY:
@@ -502,26 +499,12 @@ class Session:
                 lines.append(f"Trick:  {played}   ({self._who(view.trick[0][0])} led)")
             else:
                 lines.append("Trick:  you lead" + ("" if view.spades_broken else " (spades not broken yet)"))
-        hand = self._visible_hand(view)
         if n == 2 and phase == Phase.BLIND:
             lines.append("Hand:   no cards yet (Blind Nil is chosen before your first draw)")
         else:
-            lines.append("Hand:   " + (hand_to_str(mask_of(hand)) if hand is not None else "face down"))
+            lines.append("Hand:   " + (hand_to_str(mask_of(view.hand)) if view.looked else "face down"))
         lines.append(self._choices(view))
         return "\n".join(lines)
-
-    def _visible_hand(self, view: PlayerView) -> tuple[int, ...] | None:
-        """The person's cards, or ``None`` while they are face down.
-
-        During the two-player draw the view keeps the hand empty until the stock is used up, although
-        a player who declined Blind Nil has seen every card they kept; show those (from the engine).
-        """
-        if view.looked:
-            return view.hand
-        drawing = view.num_players == 2 and view.phase == Phase.DRAW and not view.blind[self.seat]
-        if drawing and self.game is not None:
-            return tuple(cards_of(self.game.hands[self.seat]))
-        return () if drawing else None
 
     def _choices(self, view: PlayerView) -> str:
         legal, phase = view.legal_actions, view.phase

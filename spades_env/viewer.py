@@ -13,6 +13,7 @@ is the tool that checks a record against the rules engine.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -60,15 +61,18 @@ def load_games(path: str) -> list[RecordedGame]:
                 play.pending_actions = 0
             else:
                 play.over = True
-        elif isinstance(obj.get("hands"), list):
-            index = obj.get("index", len(games))
-            title = f"game {index}" + (f", seed {obj['seed']}" if obj.get("seed") is not None else "")
-            games.append(RecordedGame(title, list(obj["hands"]), seats=obj.get("seats"), over=True))
         elif "plays" in obj and "sides" in obj:
             if loose is None:
                 loose = RecordedGame("hand records")
                 games.append(loose)
             loose.hands.append(obj)
+        elif isinstance(obj.get("hands"), list) and all(isinstance(h, dict) for h in obj["hands"]):
+            title = f"game {len(games) + 1} of the file"
+            if obj.get("index") is not None:
+                title += f" (tournament game {obj['index']})"
+            if obj.get("seed") is not None:
+                title += f", seed {obj['seed']}"
+            games.append(RecordedGame(title, list(obj["hands"]), seats=obj.get("seats"), over=True))
         else:
             raise ValueError(f"{path}: record {number} is not a game record, a hand record or a line of a "
                              "'spades play' save")
@@ -271,6 +275,8 @@ def main(argv: list[str] | None = None, read: Reader = _read_line, write: Writer
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the output went to `head` or a pager that was closed: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
     return 0
 
 
