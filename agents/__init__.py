@@ -6,3 +6,4 @@ __all__ = ["Agent", "make_agent", "register", "registered"]
 register("random", "agents.random_agent:RandomAgent")
 register("ppo", "agents.ppo.model:ppo_agent")
 register("ppo-2p", "agents.ppo.model:ppo_2p_agent")
+register("heuristic", "agents.heuristic:HeuristicAgent")

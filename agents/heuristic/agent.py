@@ -1,0 +1,69 @@
+"""The heuristic agent: routes each decision of either variant to the bidding or the card-play rules."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from spades_env import actions as A
+from spades_env.game import Phase
+from spades_env.view import PlayerView
+
+from .bidding import choose_bid, choose_pass, choose_replacement, keep_offered, want_blind_nil
+from .knowledge import mask_of
+from .params import DEFAULT, Params
+from .play import choose_card
+
+
+class HeuristicAgent:
+    """Rule-based Spades player for both variants.
+
+    Deterministic for a given seed: the seed only breaks ties between cards
+    of equal trick-taking power and nudges bids that sit on a rounding
+    boundary (by at most 0.1 trick), so two copies with different seeds
+    differ only where the rules hardly prefer one choice. Keeps one piece of state: the cards
+    it kept during the two-player draw (the view shows the hand only once
+    the draw is over).
+    """
+
+    needs_observation = False
+
+    def __init__(self, seed: int | None = None, params: Params = DEFAULT) -> None:
+        self.rng = random.Random(seed)
+        self.params = params
+        self._draw_hand: tuple[int, int] | None = None  # (hand number, kept cards seen so far)
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+        self._draw_hand = None
+
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
+        phase = view.phase
+        if phase == Phase.PLAY:
+            return choose_card(view, mask_of(view.hand), self.rng, self.params)
+        if phase == Phase.BID:
+            jitter = self.rng.uniform(-0.1, 0.1)
+            return A.bid_action(choose_bid(view, mask_of(view.hand), self.params, jitter))
+        if phase == Phase.BLIND:
+            return A.BLIND_NIL if want_blind_nil(view, self.params) else A.LOOK
+        if phase == Phase.PASS:
+            return choose_pass(view, mask_of(view.hand))
+        if phase == Phase.DRAW:
+            return self._draw(view)
+        if phase == Phase.REPLACE:
+            card = choose_replacement(view, mask_of(view.hand))
+            return A.DONE if card is None else card
+        raise ValueError(f"HeuristicAgent has no rule for phase {phase!r}")
+
+    def _draw(self, view: PlayerView) -> int:
+        """Two-player draw: keep the offered card if it beats an unseen card on average."""
+        if self._draw_hand is None or self._draw_hand[0] != view.hand_number:
+            self._draw_hand = (view.hand_number, 0)
+        kept = self._draw_hand[1] | mask_of(view.hand)
+        seen = kept | mask_of(view.discarded)
+        keep = keep_offered(view.offered, seen)
+        if keep:
+            self._draw_hand = (view.hand_number, kept | 1 << view.offered)
+        return A.KEEP if keep else A.DISCARD
