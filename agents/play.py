@@ -435,7 +435,7 @@ class Session:
                 taken = " · ".join(f"{self.side_label(s)} {sum(tricks[m] for m in game.members[s])}"
                                    for s in range(2))
                 say(f"  -> {self._verb(winner, 'win')} trick {len(winners)}: {cards}. Tricks: {taken}")
-            elif not hand_over and game.spades_broken and not before.spades_broken:
+            if not hand_over and game.spades_broken and not before.spades_broken:
                 say("  Spades are broken.")
         if n == 2 and before.stock_left > 0 and game.stock_pos == 52 and not hand_over:
             say("The draw is over: each player holds 13 cards.")

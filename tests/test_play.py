@@ -19,10 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.play import main, parse_input, read_save, restore
+from agents import make_agent
+from agents.match import play_game
+from agents.play import HUMAN, Setup, main, parse_input, read_save, restore
 from spades_env import actions as A
 from spades_env.cards import hand_to_str
-from spades_env.game import SpadesGame
+from spades_env.game import SpadesConfig, SpadesGame
 from spades_env.view import player_view
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -310,3 +312,17 @@ def test_resume_into_another_file_copies_the_game(tmp_path):
         assert main(["--resume", str(first), "--save", str(second)], io2.read, io2.write) == 0
     setup2, moves2 = read_save(str(second))
     assert setup2 == setup and moves2 == moves
+
+
+def test_resuming_a_finished_game_shows_its_result(tmp_path):
+    config = SpadesConfig(single_hand=True)
+    setup = Setup(seat=0, agents=[HUMAN, "random", "random", "random"], seed=5, config=config.to_dict())
+    game = play_game([make_agent("random") for _ in range(4)], seed=5, config=config)
+    save = tmp_path / "over.jsonl"
+    lines = [setup.header()] + [{"type": "action", "player": p, "action": a}
+                                for hand in game.hand_records for p, a in hand["actions"]]
+    save.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    io = Scripted(limit=0)
+    assert main(["--resume", str(save)], io.read, io.write) == 0
+    assert "Hand 1 scored:" in io.text and f"(the game saved in {save} is over)" in io.text
+    assert f"{game.scores[0]} to {game.scores[1]}." in io.text
