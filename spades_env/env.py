@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -12,7 +14,7 @@ from pettingzoo.utils import wrappers
 from .actions import NUM_ACTIONS
 from .cards import bits_to_array
 from .game import Phase, SpadesConfig, SpadesGame
-from .observations import KINDS, ObservationTracker, bounds, encode
+from .observations import KINDS, ObservationTracker, bounds, encode_state
 from .render import render_hand_result, render_text
 
 REWARD_MODES = ("score", "win")
@@ -108,6 +110,11 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        known = {f.name for f in dataclasses.fields(SpadesConfig)}
+        unknown = sorted(set(rules) - known)
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown}; rules options: {sorted(known - {'num_players'})}; "
+                             "env options: observation, reward, render_mode (and illegal_action for env())")
         self.config = SpadesConfig(num_players=num_players, **rules)
         self.game = SpadesGame(self.config)
         self.observation_kind = observation
@@ -170,9 +177,9 @@ class raw_env(AECEnv, EzPickle):
         return self.observe(agent or self.agent_selection)["action_mask"]
 
     def state(self) -> np.ndarray:
-        """Global state for centralised critics: seat 0's view plus every other hand
-        (the ``"oracle"`` encoding of player_0)."""
-        return encode(self.game, 0, "oracle")
+        """Global state for centralised critics: player_0's view plus every other hand
+        (the ``"oracle"`` layout, player_0's own hand shown even before they look)."""
+        return encode_state(self.game)
 
     # ---------------------------------------------------------------- step
 

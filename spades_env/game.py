@@ -224,7 +224,7 @@ class SpadesGame:
 
     def _blind_nil_allowed(self, player: int) -> bool:
         cfg = self.config
-        if not cfg.blind_nil:
+        if not (cfg.blind_nil and cfg.nil):  # Blind Nil is a Nil bid: no Nil, no Blind Nil
             return False
         if cfg.blind_nil_min_deficit is None:
             return True
@@ -374,10 +374,10 @@ class SpadesGame:
             self._replace(player, action)
 
     def _illegal_message(self, action, legal: int) -> str:
-        try:
+        if not isinstance(action, bool) and isinstance(action, numbers.Integral) and 0 <= action < A.NUM_ACTIONS:
             what = f"{action!r} ({A.action_to_str(int(action))})"
-        except (TypeError, ValueError):
-            what = f"{action!r} (not an action id in 0..{A.NUM_ACTIONS - 1})"
+        else:
+            what = f"{action!r} (not an action id: ids are integers 0..{A.NUM_ACTIONS - 1})"
         if self.phase == Phase.GAME_OVER:
             return f"illegal action {what}: the game is over"
         names = ", ".join(f"{a} ({A.action_to_str(a)})" for a in cards_of(legal))

@@ -174,6 +174,15 @@ def encode(game: SpadesGame, observer: int, kind: str = "default") -> np.ndarray
     return v
 
 
+def encode_state(game: SpadesGame) -> np.ndarray:
+    """The global state for centralised critics: player 0's ``"oracle"`` vector, with player 0's
+    own hand shown even before they have looked (the state hides nothing)."""
+    v = encode(game, 0, "oracle")
+    if not game.looked[0]:
+        _put_cards(v, _offsets(game.num_players, "oracle")["hand"], game.hands[0])
+    return v
+
+
 @functools.cache
 def _offsets(num_players: int, kind: str) -> dict[str, int]:
     return {name: b.start for name, b in layout(num_players, kind).items()}

@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 from spades_env import NUM_ACTIONS, spades_v0
 from spades_env import actions as A
 from spades_env.cards import card_to_str, cards_of, to_card
-from spades_env.observations import KINDS, decode, encode
+from spades_env.observations import KINDS, decode, encode_state
 from spades_env.records import replay_hand
 
 
@@ -234,7 +234,7 @@ def test_state_shape_and_bounds():
         state = env.state()
         assert state.shape == env.unwrapped.state_space.shape and state.dtype == np.float32
         assert env.unwrapped.state_space.contains(state)
-        np.testing.assert_array_equal(state, encode(env.unwrapped.game, 0, "oracle"))
+        np.testing.assert_array_equal(state, encode_state(env.unwrapped.game))
         states += 1
 
     random_game(env, 0, random.Random(5), check)

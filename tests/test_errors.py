@@ -302,3 +302,14 @@ def test_a_non_integer_action_is_not_described_as_a_card(action):
     with pytest.raises(ValueError) as info:
         env.step(action)
     assert "not an action id" in str(info.value), str(info.value)
+
+
+def test_unknown_env_option_is_named():
+    with pytest.raises(ValueError, match="bag_limt"):
+        spades_v0.env(bag_limt=5)
+
+
+def test_no_nil_means_no_blind_nil_either():
+    game = SpadesGame(nil=False)
+    game.reset(seed=0)
+    assert game.phase == Phase.BID and min(game.legal_actions()) == A.bid_action(1)
