@@ -94,7 +94,7 @@ def test_invalid_env_arguments_fail_at_construction(argument, value):
 
 
 def test_unknown_option_fails_at_construction():
-    with pytest.raises(TypeError, match="bag_limt"):
+    with pytest.raises(ValueError, match="unknown option.*bag_limt"):
         spades_v0.env(bag_limt=5)
 
 
@@ -302,11 +302,6 @@ def test_a_non_integer_action_is_not_described_as_a_card(action):
     with pytest.raises(ValueError) as info:
         env.step(action)
     assert "not an action id" in str(info.value), str(info.value)
-
-
-def test_unknown_env_option_is_named():
-    with pytest.raises(ValueError, match="bag_limt"):
-        spades_v0.env(bag_limt=5)
 
 
 def test_no_nil_means_no_blind_nil_either():
