@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spades_env import records
 from spades_env.game import SpadesConfig
 
 from .base import Agent, make_agent
@@ -143,9 +144,11 @@ class TournamentSpec:
 
 
 def game_record(spec: TournamentSpec, plan: GamePlan, game) -> dict:
-    """The JSON record of one finished game (the engine's hand records included, so it can be replayed)."""
+    """One finished game: the project's game record (:mod:`spades_env.records`, replayable by
+    ``spades replay`` and ``records.replay_game``) plus where it sits in the tournament."""
     a, b = spec.pairings[plan.pairing]
     return {
+        **records.game_record(game, seed=plan.deal_seed),
         "index": plan.index,
         "board": plan.board,
         "pairing": plan.pairing,
@@ -153,14 +156,7 @@ def game_record(spec: TournamentSpec, plan: GamePlan, game) -> dict:
         "agents": [spec.labels[a], spec.labels[b]],
         "sides": [spec.labels[i] for i in plan.side_agents],
         "seats": [spec.labels[i] for i in plan.seat_agents],
-        "seed": plan.deal_seed,
         "agent_seeds": list(plan.agent_seeds),
-        "config": spec.config().to_dict(),
-        "scores": list(game.scores),
-        "winner": game.winner,
-        "truncated": game.truncated,
-        "num_hands": game.hand_number,
-        "hands": game.hand_records,
     }
 
 
@@ -239,37 +235,18 @@ def run_ray(spec: TournamentSpec, indices: Sequence[int], address: str | None = 
 # -------------------------------------------------------------- records I/O
 
 def load_records(path: Path) -> dict[int, dict]:
-    """Records already in ``path`` by index; a last line cut short by a kill is dropped from the file.
+    """Records already in ``path``, by game index (the first of any repeats).
 
-    A damaged line elsewhere means the file was edited or two runs wrote to
-    it at once: that is an error, not something to paper over.
+    Open a :class:`~spades_env.records.GameWriter` on the file first: it cuts
+    off a last line left unfinished by a kill, so what is read here is exactly
+    what stays in the file.
     """
     if not path.exists():
         return {}
-    data = path.read_bytes()
-    records: dict[int, dict] = {}
-    good_end = 0
-    lines = data.split(b"\n")
-    for k, line in enumerate(lines):
-        last = k == len(lines) - 1
-        if not line.strip():
-            if not last:
-                good_end += len(line) + 1
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            if last:
-                break  # cut short by a kill: dropped below, replayed by this run
-            raise ValueError(f"{path}: line {k + 1} is not valid JSON; the file is damaged") from None
-        if last:  # complete JSON but no newline: the write was cut just before it
-            break
-        records.setdefault(int(rec["index"]), rec)
-        good_end += len(line) + 1
-    if good_end < len(data):
-        with open(path, "r+b") as f:
-            f.truncate(good_end)
-    return records
+    done: dict[int, dict] = {}
+    for rec in records.read_games(path):
+        done.setdefault(int(rec["index"]), rec)
+    return done
 
 
 def _check_resume(spec: TournamentSpec, out: Path) -> None:
@@ -445,22 +422,20 @@ def run_tournament(spec: TournamentSpec, out: str | Path, *, workers: int = 1, b
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     _check_resume(spec, out)
-    path = out / RECORDS
-    done = {i: r for i, r in load_records(path).items() if i < spec.total_games}
-    todo = [i for i in range(spec.total_games) if i not in done]
-    if backend == "ray":
-        results = run_ray(spec, todo, ray_address)
-    elif backend == "local":
-        results = run_local(spec, todo, workers)
-    else:
+    if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    with open(path, "a", encoding="utf-8") as f, tqdm(total=spec.total_games, initial=len(done), unit="game",
-                                                       desc="tournament", disable=not progress) as bar:
-        for rec in results:
-            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-            f.flush()  # on disk (in the page cache) before the next game: a kill loses at most a partial line
-            done[rec["index"]] = rec
-            bar.update()
+    path = out / RECORDS
+    # The writer flushes every game as one line, so a kill loses at most the line being written.
+    with records.GameWriter(path) as writer:
+        done = {i: r for i, r in load_records(path).items() if i < spec.total_games}
+        todo = [i for i in range(spec.total_games) if i not in done]
+        results = run_ray(spec, todo, ray_address) if backend == "ray" else run_local(spec, todo, workers)
+        with tqdm(total=spec.total_games, initial=len(done), unit="game", desc="tournament",
+                  disable=not progress) as bar:
+            for rec in results:
+                writer.write(rec)
+                done[rec["index"]] = rec
+                bar.update()
     summary = summarize(spec, list(done.values()))
     write_reports(out, summary, plot=plot)
     return summary

@@ -19,10 +19,10 @@ from .play import choose_card
 class HeuristicAgent:
     """Rule-based Spades player for both variants.
 
-    Deterministic for a given seed: the seed only breaks ties between cards
-    of equal trick-taking power and nudges bids that sit on a rounding
-    boundary (by at most 0.1 trick), so two copies with different seeds
-    differ only where the rules hardly prefer one choice. Keeps one piece of state: the cards
+    Deterministic for a given seed: the seed only nudges bids that sit on a
+    rounding boundary (by at most 0.1 trick), so that two copies with
+    different seeds differ only where the rules hardly prefer one bid (which
+    keeps mirror matches from replaying the same game twice). Keeps one piece of state: the cards
     it kept during the two-player draw (the view shows the hand only once
     the draw is over).
     """
@@ -42,7 +42,7 @@ class HeuristicAgent:
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
         phase = view.phase
         if phase == Phase.PLAY:
-            return choose_card(view, mask_of(view.hand), self.rng, self.params)
+            return choose_card(view, mask_of(view.hand), self.params)
         if phase == Phase.BID:
             jitter = self.rng.uniform(-0.1, 0.1)
             return A.bid_action(choose_bid(view, mask_of(view.hand), self.params, jitter))

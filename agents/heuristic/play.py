@@ -15,7 +15,6 @@ can beat a card, given the cards out and the known voids.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from spades_env.cards import SPADES, SUIT_MASKS
@@ -73,16 +72,16 @@ def make_plan(view: PlayerView, params: Params = DEFAULT) -> Plan:
 class CardChooser:
     """One card decision; the helpers read the shared state set up here."""
 
-    def __init__(self, view: PlayerView, hand: int, rng: random.Random, params: Params = DEFAULT) -> None:
+    def __init__(self, view: PlayerView, hand: int, params: Params = DEFAULT) -> None:
         self.view = view
         self.hand = hand
-        self.rng = rng
         self.k = Knowledge(view, hand)
         self.plan = make_plan(view, params)
         self.legal = list(view.legal_actions)
         self.me = view.seat
         self.partner = view.partner
         self.trick = list(view.trick)
+        self.trick_mask = mask_of(c for _, c in self.trick)
         n = view.num_players
         self.after = [(self.me + i) % n for i in range(1, n - len(self.trick))]
         self.opp_after = [p for p in self.after if p % 2 != self.me % 2]
@@ -96,10 +95,12 @@ class CardChooser:
         return self.k.p_survives(card, self.trick, self.after)
 
     def low_of(self, card: int) -> int:
-        """``card`` or a random one of the cards equivalent to it (same trick-taking power)."""
-        group = [c for c in self.legal if c // 13 == card // 13
-                 and equivalent_low(c, self.hand, self.k.unseen) == equivalent_low(card, self.hand, self.k.unseen)]
-        return self.rng.choice(group) if len(group) > 1 else card
+        """The lowest card of my hand equivalent to ``card``: same power, cheaper.
+
+        Cards are equivalent when no card still out, nor one in the current
+        trick, lies between them.
+        """
+        return equivalent_low(card, self.hand, self.k.unseen | self.trick_mask)
 
     def cheapest(self, cards: list[int]) -> int:
         """The lowest card, preferring a side-suit card to a spade of the same use."""
@@ -198,11 +199,11 @@ class CardChooser:
         if not self.opp_after:
             return self.cheapest(ranked)
         safe = [c for c in ranked if chances[c] >= SAFE]
-        if n == 4 and position == 1 and losers and following:
-            # Second hand low, unless covering an honour with a card that holds.
-            best = max(c for _, c in self.trick if c // 13 == self.trick[0][1] // 13)
-            if not (best % 13 >= 9 and safe):
-                return self.cheapest(losers)
+        if n == 4 and position == 1 and following:
+            # Second hand low (my partner plays last), unless covering an honour with a card that holds.
+            led = self.trick[0][1]
+            if not (led % 13 >= 9 and safe):
+                return self.cheapest([c for c in self.legal if c // 13 == led // 13])
         if safe:
             return self.low_of(safe[0])
         top = max(ranked, key=lambda c: chances[c])
@@ -292,8 +293,7 @@ class CardChooser:
         return (score, card % 13)
 
 
-def choose_card(view: PlayerView, hand: int | None = None, rng: random.Random | None = None,
-                params: Params = DEFAULT) -> int:
+def choose_card(view: PlayerView, hand: int | None = None, params: Params = DEFAULT) -> int:
     """The heuristic's card for ``view`` (which must be a PLAY decision of this seat)."""
     hand = mask_of(view.hand) if hand is None else hand
-    return CardChooser(view, hand, rng or random.Random(0), params).choose()
+    return CardChooser(view, hand, params).choose()
