@@ -339,11 +339,13 @@ class SpadesGame:
         Raises :class:`IllegalActionError` (a ``ValueError``) naming the
         action, the phase and the legal actions; the game is then untouched.
         """
-        legal = self.legal_mask()
-        valid_id = not isinstance(action, bool) and isinstance(action, numbers.Integral) and 0 <= action < A.NUM_ACTIONS
-        if not (valid_id and legal >> int(action) & 1):
-            raise IllegalActionError(self._illegal_message(action, legal))
-        action = int(action)
+        legal, given = self.legal_mask(), action
+        if type(action) is not int:  # numpy integers are fine; bools, floats and strings are not
+            if isinstance(action, bool) or not isinstance(action, numbers.Integral):
+                raise IllegalActionError(self._illegal_message(given, legal))
+            action = int(action)
+        if not (0 <= action < A.NUM_ACTIONS and legal >> action & 1):
+            raise IllegalActionError(self._illegal_message(given, legal))
         player = self.current_player
         self.actions.append((player, action))
         phase = self.phase
