@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from spades_env import actions as A
-from spades_env.cards import SPADES, SUIT_NAMES, card_to_str, cards_of, hand_to_str, mask_of
+from spades_env.cards import NUM_CARDS, SPADES, SUIT_NAMES, card_to_str, cards_of, hand_to_str, mask_of
 from spades_env.game import IllegalActionError, Phase, SpadesConfig, SpadesGame
 from spades_env.records import GameWriter, read_games
 from spades_env.render import SEAT_NAMES, render_hand_result
@@ -259,7 +259,7 @@ class _Before:
     @classmethod
     def of(cls, game: SpadesGame, seat: int) -> _Before:
         return cls(game.phase, tuple(game.trick), game.hand_number, game.hands[seat], game.discards[seat],
-                   52 - game.stock_pos, game.spades_broken)
+                   NUM_CARDS - game.stock_pos, game.spades_broken)
 
 
 class _Seat:
@@ -305,7 +305,9 @@ class Session:
         self.saved_moves = len(moves)
         self.copy_moves = copy_moves  # write the replayed moves too (resuming into another file)
         self.bots = {p: make_agent(spec) for p, spec in enumerate(setup.agents) if p != self.seat}
-        self.before = _Before.of(setup.new_game(), self.seat)  # the state before the next action
+        table = setup.new_game()
+        self.before = _Before.of(table, self.seat)  # the state before the next action
+        self.members, self.side_of, self.partner = table.members, table.side_of, table.partner(self.seat)
         self.names = [self._seat_label(p) for p in range(n)]
         self.writer: GameWriter | None = None
 
@@ -315,7 +317,7 @@ class Session:
         name = SEAT_NAMES[self.setup.num_players][p]
         if p == self.seat:
             return f"{name} (you)"
-        if self.setup.num_players == 4 and p == (self.seat + 2) % 4:
+        if p == self.partner:
             return f"{name} (partner)"
         return name
 
@@ -327,18 +329,16 @@ class Session:
         return f"{self._who(p)} {verb if p == self.seat else verb + 's'}"
 
     def side_label(self, side: int) -> str:
-        n = self.setup.num_players
-        members = (side,) if n == 2 else (side, side + 2)
-        label = "+".join(SEAT_NAMES[n][m] for m in members)
+        members = self.members[side]
+        label = "+".join(SEAT_NAMES[self.setup.num_players][m] for m in members)
         return label + (" (you)" if self.seat in members else "")
 
     def legend(self) -> str:
         s, n = self.setup, self.setup.num_players
         parts = [f"You are {SEAT_NAMES[n][self.seat]} (player_{self.seat})."]
-        if n == 4:
-            partner = (self.seat + 2) % 4
-            parts.append(f"Partner: {SEAT_NAMES[n][partner]} ({s.agents[partner]}).")
-        opponents = [p for p in range(n) if p % 2 != self.seat % 2]
+        if self.partner is not None:
+            parts.append(f"Partner: {SEAT_NAMES[n][self.partner]} ({s.agents[self.partner]}).")
+        opponents = [p for p in range(n) if self.side_of[p] != self.side_of[self.seat]]
         parts.append("Opponents: " + ", ".join(f"{SEAT_NAMES[n][p]} ({s.agents[p]})" for p in opponents) + ".")
         target = s.config.get("target_score")
         parts.append(f"Game to {target}; seed {s.seed}; saving to {self.save_path}.")
@@ -389,7 +389,7 @@ class Session:
     def announce_hand(self, game: SpadesGame) -> None:
         first = (game.dealer + 1) % game.num_players
         if game.num_players == 4:
-            opening = f"{self._verb(game.dealer, 'deal')}"
+            opening = self._verb(game.dealer, "deal")
         else:
             opening = f"{self._verb(game.dealer, 'draw')} first"
         leads = "lead" if first == self.seat else "leads"
@@ -437,7 +437,7 @@ class Session:
                 say(f"  -> {self._verb(winner, 'win')} trick {len(winners)}: {cards}. Tricks: {taken}")
             if not hand_over and game.spades_broken and not before.spades_broken:
                 say("  Spades are broken.")
-        if n == 2 and before.stock_left > 0 and game.stock_pos == 52 and not hand_over:
+        if before.stock_left > 0 and game.stock_pos == NUM_CARDS and not hand_over:  # two players
             say("The draw is over: each player holds 13 cards.")
         if hand_over:
             self.show_hand_result(game.hand_records[-1])
@@ -587,7 +587,8 @@ def _new_setup(args: argparse.Namespace) -> Setup:
     if n == 2 and args.partner:
         raise PlayError("--partner: the two-player game has no partners (use --opponents)")
     partner, opponents = args.partner or "heuristic", args.opponents or "heuristic"
-    agents = [HUMAN if p == seat else partner if p % 2 == seat % 2 else opponents for p in range(n)]
+    side_of = SpadesGame(num_players=n).side_of
+    agents = [HUMAN if p == seat else partner if side_of[p] == side_of[seat] else opponents for p in range(n)]
     rules = {"num_players": n} | ({"target_score": args.target} if args.target is not None else {})
     try:
         config = SpadesConfig(**rules).to_dict()

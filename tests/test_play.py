@@ -326,3 +326,65 @@ def test_resuming_a_finished_game_shows_its_result(tmp_path):
     assert main(["--resume", str(save)], io.read, io.write) == 0
     assert "Hand 1 scored:" in io.text and f"(the game saved in {save} is over)" in io.text
     assert f"{game.scores[0]} to {game.scores[1]}." in io.text
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a POSIX pseudo-terminal")
+def test_in_a_terminal_typed_input_then_ctrl_c(tmp_path):
+    """In a real (pseudo-)terminal: the terminal echoes the typing, and Ctrl-C (the ^C character) stops cleanly."""
+    import pty
+
+    save = tmp_path / "tty.jsonl"
+    args = [sys.executable, "-m", "spades_env.cli", "play", "--seed", "6", *BOTS, "--save", str(save)]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the pty is its controlling terminal
+        os.chdir(ROOT)
+        os.execve(sys.executable, args, dict(os.environ, PYTHONUNBUFFERED="1"))
+
+    def until(marker: bytes, timeout: float = 20) -> str:
+        data, deadline = b"", time.monotonic() + timeout
+        while marker not in data:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, f"no {marker!r} within {timeout} s:\n{data.decode()}"
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            data += chunk
+        return data.decode()
+
+    try:
+        first = until(b"> ")
+        answer = choose(first.replace("\r\n", "\n"))
+        os.write(fd, answer.encode() + b"\r")
+        second = until(b"> ")
+        assert second.startswith(answer)  # the terminal's echo of the typing
+        os.write(fd, b"\x03")  # Ctrl-C
+        rest = until(b"spades play --resume")
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert "Interrupted. The game is saved in" in rest and "Traceback" not in rest
+    setup, moves = read_save(str(save))
+    assert (setup.seat, A.str_to_action(answer)) in moves
+
+
+def test_two_player_blind_nil_replacement_survives_a_resume(tmp_path):
+    """Replacement cards are drawn at random by the engine; the resumed game must hold the same ones."""
+    save = tmp_path / "blind.jsonl"
+    args = ["--num-players", "2", "--opponents", "random", "--seed", "12", "--save", str(save)]
+    io = Scripted(answers=["blind"], limit=1)
+    main(args, io.read, io.write)
+    put_back = re.findall(r"You can put back: (\S+)", io.text)[-1]
+    io = Scripted(answers=[put_back, "done"], limit=2)
+    main(["--resume", str(save)], io.read, io.write)
+    assert f"You put back {put_back} and draw " in io.text
+    hand_then = re.findall(r"Hand: +(S: .*)", io.text)[-1]
+    io = Scripted(limit=0)
+    main(["--resume", str(save)], io.read, io.write)
+    assert re.findall(r"Hand: +(S: .*)", io.text)[-1] == hand_then
+    setup, moves = read_save(str(save))
+    hand = restore(setup, moves).hands[setup.seat]
+    assert hand_to_str(hand) == hand_then and not hand >> A.str_to_action(put_back) & 1
