@@ -1,0 +1,200 @@
+"""Duplicate tournaments: the schedule, hand-checked statistics, resume after kill -9, parallel and Ray backends."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.ratings import mean_ci, openskill_ratings, pairing_stats
+from agents.tournament import TournamentSpec, evaluate, main, play_index, run_tournament
+from spades_env.records import read_games, replay_game
+from spades_env.scoring import score_side
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ----------------------------------------------------------------- schedule
+
+
+def test_each_board_is_played_twice_with_the_sides_swapped():
+    spec = TournamentSpec(agents=("heuristic", "random"), games=4, seed=7)
+    for board in range(spec.boards):
+        first, second = play_index(spec, 2 * board), play_index(spec, 2 * board + 1)
+        assert first["board"] == second["board"] == board
+        assert first["seed"] == second["seed"]
+        assert first["sides"] == ["heuristic", "random"] and second["sides"] == ["random", "heuristic"]
+        assert first["seats"] == ["heuristic", "random"] * 2 and second["seats"] == ["random", "heuristic"] * 2
+        # Same cards at the same seats and the same dealer, hand after hand, while both games last.
+        for h1, h2 in zip(first["hands"], second["hands"]):
+            assert h1["hands"] == h2["hands"] and h1["dealer"] == h2["dealer"]
+        assert len(first["hands"]) > 1  # games to 500: later hands come from the seeded deal sequence
+
+
+def test_every_pairing_plays_the_same_boards_and_more_games_extend_the_schedule():
+    small = TournamentSpec(agents=("random", "heuristic", "random"), games=4, seed=3)
+    assert small.labels == ("random", "heuristic", "random#2")
+    assert small.pairings == [(0, 1), (0, 2), (1, 2)]
+    plans = [small.plan(i) for i in range(small.total_games)]
+    for board in range(small.boards):
+        assert len({p.deal_seed for p in plans if p.board == board}) == 1
+    assert len({p.deal_seed for p in plans}) == small.boards
+    larger = TournamentSpec(agents=small.agents, games=10, seed=3)
+    assert [larger.plan(i) for i in range(small.total_games)] == plans
+
+
+def test_single_agent_plays_a_mirror_match_and_seeds_differ_between_the_two_games():
+    spec = TournamentSpec(agents=("heuristic",), games=2, seed=1, single_hand=True)
+    assert spec.pairings == [(0, 0)]
+    a, b = spec.plan(0), spec.plan(1)
+    assert a.deal_seed == b.deal_seed and a.agent_seeds != b.agent_seeds
+
+
+# --------------------------------------------------------------- statistics
+
+
+def hand(bids, tricks, blind=(False,) * 4) -> dict:
+    """A hand record with the fields the statistics read, scored by the engine's scoring function."""
+    sides = []
+    for side in (0, 1):
+        seats = [side, side + 2]
+        result = score_side([bids[p] for p in seats], [blind[p] for p in seats], [tricks[p] for p in seats], 0)
+        sides.append(result.to_dict())
+    return {"num_players": 4, "bids": list(bids), "blind_nil": list(blind), "tricks": list(tricks),
+            "sides": sides, "points": [s["total"] for s in sides]}
+
+
+def game(index, board, swap, winner, hands) -> dict:
+    sides = ["A", "B"] if swap == 0 else ["B", "A"]
+    return {"index": index, "board": board, "pairing": 0, "swap": swap, "sides": sides, "winner": winner,
+            "truncated": winner is None, "hands": hands}
+
+
+def test_pairing_statistics_on_a_hand_checked_example():
+    g0 = game(0, 0, 0, 0, [hand((3, 4, 2, 5), (3, 3, 2, 5))])
+    g1 = game(1, 0, 1, 0, [hand((0, 4, 3, 5), (0, 5, 3, 5))])
+    g2 = game(2, 1, 0, 0, [hand((2, 2, 2, 2), (4, 2, 4, 3))])
+    g3 = game(3, 1, 1, None, [hand((2, 2, 2, 2), (3, 3, 3, 4)),
+                              hand((0, 3, 3, 0), (1, 6, 3, 3), blind=(False, False, False, True))])
+    # The points, worked out by hand from RULES.md.
+    assert [h["points"] for g in (g0, g1, g2, g3) for h in g["hands"]] == [
+        [50, -90], [130, 91], [44, 41], [42, 43], [-69, -164]]
+    stats = pairing_stats([g0, g1, g2, g3], "A", "B")
+    assert (stats["games"], stats["boards"], stats["wins_a"], stats["wins_b"], stats["draws"]) == (4, 2, 2, 1, 1)
+    assert stats["win_rate_a"] == pytest.approx(2.5 / 4)
+    # Board 0: A's side minus B's per hand: (140 + -39) / 2 hands; board 1: (3 + 1 - 95) / 3 hands.
+    boards = [101 / 2, -91 / 3]
+    ci = stats["points_per_deal_diff"]
+    assert ci["mean"] == pytest.approx(sum(boards) / 2)
+    half = 1.959963984540054 * abs(boards[0] - boards[1]) / 2**0.5 / 2**0.5
+    assert (ci["low"], ci["high"]) == (pytest.approx(ci["mean"] - half), pytest.approx(ci["mean"] + half))
+    a, b = stats["agent_a"], stats["agent_b"]
+    assert (a["hands"], b["hands"]) == (5, 5)
+    assert (a["set_rate"], b["set_rate"]) == (0.0, pytest.approx(1 / 5))
+    assert (a["nil_attempts"], a["nil_success"], a["blind_nil_attempts"], a["blind_nil_success"]) == (0, None, 1, 0.0)
+    assert (b["nil_attempts"], b["nil_success"], b["blind_nil_attempts"]) == (2, 0.5, 0)
+    assert (a["bags_per_hand"], b["bags_per_hand"]) == (pytest.approx(14 / 5), pytest.approx(4 / 5))
+    assert (a["mean_bid"], a["mean_tricks"]) == (pytest.approx(25 / 5), pytest.approx(39 / 5))
+    assert (b["mean_bid"], b["mean_tricks"]) == (pytest.approx(23 / 5), pytest.approx(26 / 5))
+    assert a["points_per_hand"] == pytest.approx((50 + 91 + 44 + 43 - 164) / 5)
+
+
+def test_mean_ci_and_ratings():
+    assert mean_ci([]) == {"n": 0, "mean": None, "low": None, "high": None, "sd": None}
+    assert mean_ci([4.0])["low"] is None
+    ci = mean_ci([1.0, 3.0])
+    assert ci["mean"] == 2.0 and ci["sd"] == pytest.approx(2**0.5)
+    records = [{"sides": ["A", "B"], "winner": 0}] * 5 + [{"sides": ["B", "A"], "winner": 1}] * 5
+    records += [{"sides": ["A", "A"], "winner": 0}] * 5  # mirror games carry no rating information
+    ratings = openskill_ratings(records, ["A", "B"])
+    assert ratings["A"]["mu"] > 25 > ratings["B"]["mu"]
+    assert ratings["A"]["sigma"] < 25 / 3
+
+
+# ---------------------------------------------------------- runs and resume
+
+
+def read_summary(out: Path) -> dict:
+    return json.loads((out / "summary.json").read_text())
+
+
+def records_by_index(out: Path) -> list[dict]:
+    return sorted(read_games(out / "games.jsonl"), key=lambda r: r["index"])
+
+
+ARGS = ["--agents", "heuristic", "random", "--games", "40", "--seed", "5", "--no-progress"]
+
+
+def test_kill_9_then_rerun_gives_the_uninterrupted_results(tmp_path):
+    """kill -9 the CLI mid-run, leave a half-written line, rerun: same records and summary as one clean run."""
+    killed = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "agents.tournament", *ARGS, "--out", str(killed), "--workers", "1",
+                             "--no-plot"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    path = killed / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_bytes().count(b"\n") >= 6:
+            break
+        time.sleep(0.005)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = path.read_bytes().count(b"\n")
+    assert 6 <= done < 40, "the run must be killed in the middle"
+    assert not (killed / "summary.json").exists()
+    with open(path, "ab") as f:
+        f.write(b'{"format":"spades-game/1","config":{"num_play')  # what a kill inside a write leaves
+    with pytest.warns(UserWarning, match="incomplete last line"):
+        assert main([*ARGS, "--out", str(killed), "--workers", "1"]) == 0
+
+    clean = tmp_path / "clean"
+    assert main([*ARGS, "--out", str(clean), "--workers", "2"]) == 0  # in parallel, in another order
+    assert records_by_index(killed) == records_by_index(clean)
+    assert [r["index"] for r in records_by_index(killed)] == list(range(40))
+    assert read_summary(killed) == read_summary(clean)
+    for name in ("summary.md", "pairings.csv", "pairwise.png", "config.json"):
+        assert (killed / name).stat().st_size > 0
+    summary = read_summary(clean)
+    (pairing,) = summary["pairings"]
+    assert pairing["games"] == 40 and pairing["boards"] == 20
+    assert pairing["win_rate_a"] > 0.9 and pairing["points_per_deal_diff"]["low"] > 0
+    for record in records_by_index(clean)[:4]:
+        replay_game(record)  # the records are the project's replayable game records
+
+
+def test_rerun_with_other_settings_is_refused(tmp_path):
+    assert main(["--agents", "random", "--games", "2", "--single-hand", "--out", str(tmp_path), "--workers", "1",
+                 "--no-progress", "--no-plot"]) == 0
+    with pytest.raises(SystemExit, match="different tournament"):
+        main(["--agents", "random", "--games", "2", "--out", str(tmp_path), "--workers", "1", "--no-progress"])
+
+
+def test_two_player_single_hand_tournament(tmp_path):
+    spec = TournamentSpec(agents=("heuristic", "random"), games=6, seed=2, num_players=2, single_hand=True)
+    summary = run_tournament(spec, tmp_path, workers=1, progress=False, plot=False)
+    (pairing,) = summary["pairings"]
+    assert pairing["games"] == 6 and all(len(r["hands"]) == 1 for r in records_by_index(tmp_path))
+    assert records_by_index(tmp_path)[0]["seats"] == ["heuristic", "random"]
+
+
+def test_evaluate_in_memory_matches_the_tournament(tmp_path):
+    stats = evaluate("heuristic", "random", games=6, seed=4, single_hand=True)
+    spec = TournamentSpec(agents=("heuristic", "random"), games=6, seed=4, single_hand=True)
+    summary = run_tournament(spec, tmp_path, workers=1, progress=False, plot=False)
+    assert stats["points_per_deal_diff"] == summary["pairings"][0]["points_per_deal_diff"]
+    assert stats["win_rate_a"] == summary["pairings"][0]["win_rate_a"]
+
+
+def test_ray_backend_on_a_local_ray_instance(tmp_path):
+    pytest.importorskip("ray")
+    spec = TournamentSpec(agents=("heuristic", "random"), games=4, seed=9, single_hand=True)
+    ray_summary = run_tournament(spec, tmp_path / "ray", backend="ray", progress=False, plot=False)
+    local_summary = run_tournament(spec, tmp_path / "local", workers=1, progress=False, plot=False)
+    assert ray_summary == local_summary
+    assert records_by_index(tmp_path / "ray") == records_by_index(tmp_path / "local")
