@@ -409,7 +409,10 @@ def write_reports(out: Path, summary: dict, plot: bool = True) -> None:
     (out / "pairings.csv").write_text(csv_report(summary))
     (out / "summary.md").write_text(markdown_report(summary))
     if plot:
-        plot_pairwise(summary, out / "pairwise.png")
+        try:
+            plot_pairwise(summary, out / "pairwise.png")
+        except ImportError:
+            print("matplotlib is not installed: no pairwise.png (pip install matplotlib)", file=sys.stderr)
 
 
 # ------------------------------------------------------------------ running

@@ -191,7 +191,9 @@ def test_evaluate_in_memory_matches_the_tournament(tmp_path):
     assert stats["win_rate_a"] == summary["pairings"][0]["win_rate_a"]
 
 
+@pytest.mark.slow
 def test_ray_backend_on_a_local_ray_instance(tmp_path):
+    """The optional Ray backend (pip install -e '.[ray]') gives the local backend's results."""
     pytest.importorskip("ray")
     spec = TournamentSpec(agents=("heuristic", "random"), games=4, seed=9, single_hand=True)
     ray_summary = run_tournament(spec, tmp_path / "ray", backend="ray", progress=False, plot=False)
