@@ -228,7 +228,11 @@ class ObservationTracker:
         self._at = {name: [[base + off[name] + (p - o) % n * width for o, base in enumerate(bases)]
                            for p in range(n)] for name, width in widths.items()}
         self._at["spades_broken"] = [[base + off["spades_broken"] for base in bases]]
-        self._card_at = [self._at["played"][p] + self._at["trick"][p] for p in range(n)]
+        # The same offsets as index arrays: one numpy write covers every observer.
+        self._idx = {name: [np.array(rows) for rows in per_player] for name, per_player in self._at.items()}
+        # _card_idx[p][card]: where a card played by p lands ("played" and "trick"), every observer.
+        self._card_idx = [[np.array(self._at["played"][p] + self._at["trick"][p]) + card for card in range(NUM_CARDS)]
+                          for p in range(n)]
         self._hand_at = [base + off["hand"] for base in bases]
         self._trick_slices = [(base + off["trick"], base + off["trick"] + n * NUM_CARDS) for base in bases]
         self._hand_number = -1
@@ -239,19 +243,19 @@ class ObservationTracker:
         self._hand_number = self.game.hand_number
         self._voids = list(self.game.voids)
         self._broken = self.game.spades_broken
-        self._to_act = self.game.current_player
+        self._to_act = None if self.game.phase == Phase.GAME_OVER else self.game.current_player
         self._leader = self.game.leader
         self._phase = int(self.game.phase)
 
     def update(self, player: int, action: int, phase: Phase) -> None:
         """Fold in ``action`` just taken by ``player`` in ``phase``."""
         game = self.game
-        if game.hand_number != self._hand_number or game.phase == Phase.GAME_OVER or (
+        hand_over = game.hand_number != self._hand_number
+        if hand_over and game.phase != Phase.GAME_OVER or (
                 game.num_players == 2 and phase not in (Phase.PLAY, Phase.DRAW) or
                 phase == Phase.DRAW and game.phase != Phase.DRAW):
-            # A hand was scored (a new deal changes nearly everything), or a two-player bid,
-            # Blind Nil choice, replacement or the end of the draw: these touch several private
-            # blocks and are rebuilt whole.
+            # A new deal changes nearly everything; so do a two-player bid, Blind Nil choice,
+            # replacement or the end of the draw (several private blocks): rebuild whole.
             self.rebuild()
             return
         f, off, size, n = self.flat, self._offset, self.size, game.num_players
@@ -282,39 +286,40 @@ class ObservationTracker:
                         f[base + off["other_hands"] + ((giver - o) % n - 1) * NUM_CARDS + card] = 0
                     if o != receiver:
                         f[base + off["other_hands"] + ((receiver - o) % n - 1) * NUM_CARDS + card] = 1
+        if hand_over:  # the last trick ended the game: no new deal, only the totals change
+            self._hand_number = game.hand_number
+            for o, base in enumerate(bases):
+                f[base + off["scores"]:base + off["scores"] + 2] = _scores(game, o)
+                f[base + off["bags"]:base + off["bags"] + 2] = _bags(game, o)
         if game.phase != self._phase:
             for base in bases:
                 f[base + off["phase"] + self._phase] = 0
                 f[base + off["phase"] + game.phase] = 1
             self._phase = int(game.phase)
-        if game.current_player != self._to_act:
-            self._move("to_act", self._to_act, game.current_player)
-            self._to_act = game.current_player
+        to_act = None if game.phase == Phase.GAME_OVER else game.current_player
+        if to_act != self._to_act:
+            self._move("to_act", self._to_act, to_act)
+            self._to_act = to_act
 
     def _card_played(self, player: int, card: int) -> None:
         """The hot path: one card played (about 75% of all decisions)."""
         game, f, off, n = self.game, self.flat, self._offset, self.game.num_players
         f[self._hand_at[player] + card] = 0
-        for i in self._card_at[player]:  # the card in "played" and "trick", for every observer
-            f[i + card] = 1
+        f[self._card_idx[player][card]] = 1  # the card in "played" and "trick", for every observer
         if not game.trick:  # the trick is complete: clear it, count it, and move the lead
             winner = game.leader
             for start, stop in self._trick_slices:
                 f[start:stop] = 0
-            value = game.tricks[winner] / 13
-            for i in self._at["tricks"][winner]:
-                f[i] = value
+            f[self._idx["tricks"][winner]] = game.tricks[winner] / 13
             self._move("leader", self._leader, winner)
             self._leader = winner
         if game.voids[player] != self._voids[player]:
             suit = (game.voids[player] & ~self._voids[player]).bit_length() - 1
             self._voids[player] = game.voids[player]
-            for i in self._at["voids"][player]:
-                f[i + suit] = 1
+            f[self._idx["voids"][player] + suit] = 1
         if game.spades_broken != self._broken:
             self._broken = game.spades_broken
-            for i in self._at["spades_broken"][0]:
-                f[i] = 1
+            f[self._idx["spades_broken"][0]] = 1
         if "history" in off:
             start = off["history"] + (len(game.plays) - 1) * (NUM_CARDS + n)
             for o, base in enumerate(range(0, n * self.size, self.size)):
@@ -343,13 +348,12 @@ class ObservationTracker:
                 start = base + off["other_hands"]
                 f[start:start + NUM_CARDS] = bits_to_array(game.hands[1 - o])
 
-    def _move(self, block: str, old: int, new: int) -> None:
-        """Move a per-seat one-hot from seat ``old`` to seat ``new`` in every observer's vector."""
-        f = self.flat
-        for i in self._at[block][old]:
-            f[i] = 0
-        for i in self._at[block][new]:
-            f[i] = 1
+    def _move(self, block: str, old: int | None, new: int | None) -> None:
+        """Move a per-seat one-hot from seat ``old`` to seat ``new`` (None: no seat) for every observer."""
+        if old is not None:
+            self.flat[self._idx[block][old]] = 0
+        if new is not None:
+            self.flat[self._idx[block][new]] = 1
 
 
 def decode(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> dict:
