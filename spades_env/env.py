@@ -231,8 +231,8 @@ class raw_env(AECEnv, EzPickle):
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
         text = render_text(self.game)
-        if self.game.hand_records and self.game.phase in (Phase.GAME_OVER,) or (
-                self.game.hand_records and not self.game.actions):
+        just_scored = self.game.game_over or not self.game.actions  # the game ended, or a new hand has begun
+        if self.game.hand_records and just_scored:
             text += "\n" + render_hand_result(self.game.hand_records[-1])
         if self.render_mode == "human":
             print(text)
