@@ -13,7 +13,7 @@ from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
 from .cards import bits_to_array
-from .game import Phase, SpadesConfig, SpadesGame
+from .game import SpadesConfig, SpadesGame
 from .observations import KINDS, ObservationTracker, bounds, encode_state
 from .render import render_hand_result, render_text
 
