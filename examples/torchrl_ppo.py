@@ -1,0 +1,91 @@
+"""TorchRL: PettingZooWrapper over spades_v0 with one group per side, a masked actor and a PPO loss per side.
+
+    pip install -e ".[torchrl]"
+    python examples/torchrl_ppo.py --iterations 20
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import torch
+from tensordict.nn import TensorDictModule, TensorDictSequential
+from torch import nn
+from torchrl.collectors import Collector
+from torchrl.modules import MaskedCategorical, ProbabilisticActor
+from torchrl.objectives import ClipPPOLoss, ValueEstimators
+
+from spades_env.wrappers.torchrl import make_torchrl_env
+
+
+def side_modules(group: str, obs_dim: int, num_actions: int) -> tuple[ProbabilisticActor, TensorDictModule]:
+    """A masked actor and a critic for one side; partners share them (they read their own seat's vector)."""
+    obs_key = (group, "observation", "observation")
+    logits = TensorDictModule(nn.Sequential(nn.Linear(obs_dim, 128), nn.Tanh(), nn.Linear(128, num_actions)),
+                              in_keys=[obs_key], out_keys=[(group, "logits")])
+    actor = ProbabilisticActor(logits, in_keys={"logits": (group, "logits"), "mask": (group, "action_mask")},
+                               out_keys=[(group, "action")], distribution_class=MaskedCategorical,
+                               return_log_prob=True, log_prob_key=(group, "action_log_prob"))
+    critic = TensorDictModule(nn.Sequential(nn.Linear(obs_dim, 128), nn.Tanh(), nn.Linear(128, 1)),
+                              in_keys=[obs_key], out_keys=[(group, "state_value")])
+    return actor, critic
+
+
+def side_loss(group: str, actor: ProbabilisticActor, critic: TensorDictModule) -> ClipPPOLoss:
+    loss = ClipPPOLoss(actor, critic, entropy_coeff=0.01)
+    loss.set_keys(reward=(group, "reward"), action=(group, "action"), done=(group, "done"),
+                  terminated=(group, "terminated"), value=(group, "state_value"), advantage=(group, "advantage"),
+                  value_target=(group, "value_target"), sample_log_prob=(group, "action_log_prob"))
+    loss.loss_mask_key = (group, "mask")  # the policy is graded only where this seat acted
+    loss.make_value_estimator(ValueEstimators.GAE, gamma=0.99, lmbda=0.95)
+    return loss
+
+
+def train(iterations: int = 20, frames_per_batch: int = 1024, seed: int = 0, **env_kwargs) -> list[dict[str, float]]:
+    """PPO for both sides from the same collection; returns the loss terms of each iteration and side."""
+    torch.manual_seed(seed)
+    env = make_torchrl_env(seed=seed, **env_kwargs)
+    losses, actors, params = {}, [], []
+    for group in env.group_map:
+        obs_dim = env.observation_spec[group, "observation", "observation"].shape[-1]
+        actor, critic = side_modules(group, obs_dim, env.full_action_spec[group, "action"].space.n)
+        losses[group] = side_loss(group, actor, critic)
+        actors.append(actor)
+        params += list(losses[group].parameters())
+    optimizer = torch.optim.Adam(params, lr=3e-4)
+    collector = Collector(env, TensorDictSequential(*actors), frames_per_batch=frames_per_batch,
+                          total_frames=iterations * frames_per_batch, auto_register_policy_transforms=False)
+    rows = []
+    for data in collector:
+        optimizer.zero_grad()
+        row = {}
+        for group, loss in losses.items():
+            with torch.no_grad():
+                loss.value_estimator(data)
+            out = loss(data)
+            # The critic learns from every step (each seat's value is needed at every step by GAE), not
+            # only where the seat acted, so its loss is taken here rather than from the masked `out`.
+            values = loss.critic_network(data.select(*loss.critic_network.in_keys))[group, "state_value"]
+            critic_loss = (values - data[group, "value_target"]).pow(2).mean()
+            total = out["loss_objective"] + out["loss_entropy"] + 0.5 * critic_loss
+            total.backward()
+            row.update({f"{group}/policy": out["loss_objective"].item(), f"{group}/critic": critic_loss.item(),
+                        f"{group}/entropy": out["loss_entropy"].item()})
+        optimizer.step()
+        collector.update_policy_weights_()
+        rows.append(row)
+    collector.shutdown()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    for i, row in enumerate(train(args.iterations, seed=args.seed, single_hand=True)):
+        print(i, {k: round(v, 4) for k, v in row.items()})
+
+
+if __name__ == "__main__":
+    main()

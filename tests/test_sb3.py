@@ -1,0 +1,20 @@
+"""sb3-contrib's MaskablePPO trains on the single-agent wrapper (extra ``[sb3]``)."""
+
+import math
+
+import pytest
+
+pytest.importorskip("sb3_contrib", reason="extra [sb3] not installed: pip install -e '.[sb3]'")
+
+from rl_guard import engine_actions, example, one_torch_thread  # noqa: E402
+
+
+def test_maskable_ppo_trains_without_illegal_actions():
+    train = example("sb3_maskable_ppo")["train"]
+    with one_torch_thread(), engine_actions() as counts:
+        model, rows = train(timesteps=1536, seed=0, single_hand=True, illegal_action="raise")
+    assert model.num_timesteps >= 1536
+    assert counts["illegal"] == 0 and counts["actions"] > 1536  # the learner's actions and the opponents'
+    assert sum(model.get_env().get_attr("illegal_actions")) == 0
+    assert len(rows) >= 2
+    assert all(math.isfinite(row["train/loss"]) for row in rows)
