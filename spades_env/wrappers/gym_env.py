@@ -11,6 +11,8 @@ plays the other seats until the learner is to act again or the game ends.
   and ``info["action_mask"]`` (int8, as in ``spades_v0``).
 * Reward: the learner's ``spades_v0`` reward accrued since its previous
   decision (partners get the same reward, so a partnership's is one number).
+* Info: ``"action_mask"``, ``"seat"`` (the learner seat to act) and, when a
+  hand was scored during the step, ``"hand_record"``.
 
 Gymnasium's API lets an agent send any action of ``action_space``, and
 :func:`gymnasium.utils.env_checker.check_env` does so. ``illegal_action``
@@ -104,7 +106,7 @@ class SpadesGymEnv(gymnasium.Env):
             if hasattr(agent, "reset"):
                 agent.reset(seat, int(agent_seed))
         self._done = False
-        self._play_others()  # no hand can end before the learner's first decision: no reward here
+        self._play_others()  # no hand ends before the learner's first decision: no reward, no record
         return self._observe(None)
 
     def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
@@ -119,12 +121,11 @@ class SpadesGymEnv(gymnasium.Env):
             self._mask = np.zeros_like(self._mask)
             obs, info = self._observe(None)
             return obs, self.illegal_reward, True, False, {**info, "illegal_action": True}
+        game, hands_before = self.aec.game, self.aec.game.hand_number
         self.aec.step(action)
-        reward = self._reward()
-        more, record = self._play_others()
-        obs, info = self._observe(record)
-        game = self.aec.game
-        return obs, reward + more, game.game_over and not game.truncated, game.truncated, info
+        reward = self._reward() + self._play_others()
+        obs, info = self._observe(game.hand_records[-1] if game.hand_number != hands_before else None)
+        return obs, reward, game.game_over and not game.truncated, game.truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner's current decision, as bool (sb3-contrib's ``MaskablePPO`` protocol)."""
@@ -142,19 +143,14 @@ class SpadesGymEnv(gymnasium.Env):
         """Reward of the learner's side on the last AEC step (partners' rewards are equal)."""
         return float(self.aec.rewards[self.aec.possible_agents[self.learner_seats[0]]])
 
-    def _play_others(self) -> tuple[float, dict | None]:
-        """Let the opponents act until a learner seat is to act or the game ends.
-
-        Returns the learner's reward accrued meanwhile and the record of a hand
-        scored during this step (at most one hand ends between two learner turns).
-        """
+    def _play_others(self) -> float:
+        """Let the opponents act until a learner seat is to act or the game ends; the learner's reward meanwhile."""
         aec, game = self.aec, self.aec.game
-        reward, hands = 0.0, game.hand_number
+        reward = 0.0
         while not game.game_over and game.current_player not in self.learner_seats:
-            seat = game.current_player
-            aec.step(self._opponent_action(seat))
+            aec.step(self._opponent_action(game.current_player))
             reward += self._reward()
-        return reward, game.hand_records[-1] if game.hand_number != hands else None
+        return reward
 
     def _opponent_action(self, seat: int) -> int:
         """Ask the opponent at ``seat``; a forced move is played without asking (as the match driver does)."""

@@ -1,0 +1,132 @@
+"""The single-agent gymnasium wrapper (``spades_env/Spades-v0``): gymnasium's checker, masks, rewards, seeding."""
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from spades_env.observations import observation_size
+from spades_env.wrappers import ENV_ID, SpadesGymEnv
+
+
+def play(env: gymnasium.Env, seed: int, policy_seed: int = 0) -> tuple[list[np.ndarray], float, dict]:
+    """One episode with uniformly random legal actions; returns the observations, the return and the last info."""
+    rng = np.random.default_rng(policy_seed)
+    obs, info = env.reset(seed=seed)
+    observations, total, done = [obs], 0.0, False
+    while not done:
+        mask = env.unwrapped.action_masks()
+        assert mask.dtype == bool and (mask == info["action_mask"].astype(bool)).all()
+        obs, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(mask)))
+        observations.append(obs)
+        total += reward
+        done = terminated or truncated
+    return observations, total, info
+
+
+@pytest.mark.parametrize("kwargs", [
+    {},
+    {"partnership": True, "seat": 1},
+    {"num_players": 2, "seat": 1, "opponents": "random"},
+    {"observation": "history", "single_hand": True},
+])
+def test_gymnasium_check_env(kwargs):
+    env = gymnasium.make(ENV_ID, **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env reports problems as warnings: make them fail
+        check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_make_by_module_path_registers_the_id():
+    env = gymnasium.make("spades_env.wrappers:spades_env/Spades-v0", single_hand=True)
+    assert isinstance(env.unwrapped, SpadesGymEnv)
+    assert env.observation_space.shape == (observation_size(4, "default"),)
+    assert env.action_space.n == 71
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"partnership": True}, {"num_players": 2}])
+def test_masks_are_the_engine_legal_set_of_a_learner_seat(kwargs):
+    env = SpadesGymEnv(single_hand=True, **kwargs)
+    rng = np.random.default_rng(1)
+    obs, info = env.reset(seed=5)
+    decisions = 0
+    while True:
+        game = env.aec.game
+        assert info["seat"] in env.learner_seats and game.current_player == info["seat"]
+        assert sorted(np.flatnonzero(env.action_masks())) == game.legal_actions()
+        obs, _, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+        decisions += 1
+        if terminated or truncated:
+            break
+    assert not env.action_masks().any() and not info["action_mask"].any()
+    assert "hand_record" in info
+    assert decisions >= 13  # a bid (or Blind Nil choice) and 13 cards at least per seat played by the learner
+
+
+@pytest.mark.parametrize("kwargs", [{"max_hands": 3}, {"partnership": True, "seat": 3, "max_hands": 3},
+                                    {"num_players": 2, "max_hands": 2}])
+def test_return_is_the_score_difference(kwargs):
+    env = SpadesGymEnv(**kwargs)
+    _, total, _ = play(env, seed=11)
+    game = env.aec.game
+    side = game.side_of[env.seat]
+    assert game.game_over and game.hand_number >= 1
+    assert total == pytest.approx((game.scores[side] - game.scores[1 - side]) / 100)
+
+
+def test_seeded_episodes_repeat():
+    a, ra, _ = play(SpadesGymEnv(single_hand=True), seed=3)
+    b, rb, _ = play(SpadesGymEnv(single_hand=True), seed=3)
+    c, _, _ = play(SpadesGymEnv(single_hand=True), seed=4)
+    assert ra == rb and len(a) == len(b) and all((x == y).all() for x, y in zip(a, b))
+    assert len(a) != len(c) or any((x != y).any() for x, y in zip(a, c))
+
+
+def test_illegal_action_terminate_mode():
+    env = SpadesGymEnv(single_hand=True)
+    obs, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.aec.game.legal_actions()
+    obs2, reward, terminated, truncated, info2 = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info2["illegal_action"] and env.illegal_actions == 1
+    assert env.aec.game.legal_actions() == before  # the action never reached the game
+    assert (obs2 == obs).all() and not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_illegal_action_raise_mode():
+    env = SpadesGymEnv(single_hand=True, illegal_action="raise")
+    _, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="legal actions"):
+        env.step(illegal)
+    assert env.illegal_actions == 1
+
+
+def test_opponents_argument():
+    class FixedKind:
+        """Records the observation it is given; plays the first legal action."""
+        observation_kind = "history"
+        needs_view = False
+
+        def __init__(self):
+            self.sizes = set()
+
+        def act(self, observation, action_mask, view):
+            self.sizes.add(len(observation))
+            return int(np.flatnonzero(action_mask)[0])
+
+    spy = FixedKind()
+    env = SpadesGymEnv(opponents={1: "random", 2: spy, 3: "heuristic"}, single_hand=True)
+    play(env, seed=0)
+    assert spy.sizes == {observation_size(4, "history")}
+    with pytest.raises(ValueError, match="each of seats"):
+        SpadesGymEnv(opponents={1: "random"})
+    with pytest.raises(ValueError, match="four-player"):
+        SpadesGymEnv(num_players=2, partnership=True)
+    with pytest.raises(ValueError, match="illegal_action"):
+        SpadesGymEnv(illegal_action="ignore")
