@@ -2,38 +2,44 @@
 
 Why: a per-game Python loop (``SpadesGame`` + the AEC env) costs tens of
 microseconds per decision, which bounds RL training speed. Here every piece of
-state is an array with a leading batch axis, and one :meth:`VectorSpades.step`
-applies one action in each of the ``B`` games with a few dozen whole-array
-operations, so the per-decision cost falls roughly as ``1 / B``.
+state is an array with a leading batch axis (hands are 52-bit masks in
+int64), and one :meth:`VectorSpades.step` applies one action in each of the
+``B`` games with a few dozen whole-array operations, so the cost per decision
+falls roughly as ``1 / B``.
 
-What it returns is what an RL loop needs directly (see :class:`VecStep`): the
+What it returns is what an RL loop needs directly (:class:`VecStep`): the
 observation of the seat to act in each game (exactly the ``"default"``
 encoding of ``spades_v0``, see :mod:`spades_env.observations`), its legal
 action mask, the seat to act, the reward of every seat on this step
 (``"score"``: the hand's points for your side minus the other side's / 100,
 partners equal; ``"win"``: +1 / -1 when the game is won), and termination /
-truncation flags. Finished games restart at once in the same slot
-("same-step" auto-reset); their last observations stay readable in
-:attr:`VectorSpades.final_observations`.
+truncation flags. A finished game restarts at once in its slot ("same-step"
+auto-reset); its last observations stay readable in
+:attr:`VectorSpades.final_observations`. :attr:`VectorSpades.obs_buffer`
+holds every seat's observation (row ``p`` relative to seat ``p``).
 
 The rules are those of :class:`~spades_env.game.SpadesGame`, the single source
-of truth: constants, the configuration and the observation layout are
-imported from the reference modules, and ``tests/test_vector.py`` plays
-thousands of games through both engines with the same deals and actions and
-asserts identical masks, observations, rewards and hand records at every
-step. What is re-expressed here is only the array form of each transition.
+of truth: the constants, the configuration, the scoring breakdown and the
+observation layout are imported from the reference modules, and
+``tests/test_vector.py`` plays thousands of games through both engines with
+the same deals and actions and asserts identical masks, observations,
+rewards and hand records at every step. What is re-expressed here is only the
+array form of each transition.
 
-Deals are reproducible per game and match the reference exactly: the game in a
-slot owns a ``numpy.random.default_rng(seed)`` and draws its first dealer and
-every hand with the same calls as ``SpadesGame.reset(seed)``, so game ``b``
-plays the deals of ``SpadesGame().reset(vec.game_seeds[b])`` whatever the
-batch size. ``reset`` also takes fixed first deals, dealers and scores.
+Deals: with ``per_game_seeds=True`` the game in each slot owns
+``numpy.random.default_rng(seed)`` and draws its first dealer, every deal and
+every two-player replacement card with the same calls as
+``SpadesGame.reset(seed)``, so slot ``b`` replays
+``SpadesGame().reset(vec.game_seeds[b])`` whatever the batch size (for
+cross-checks and duplicate evaluation). The default draws every slot's deals
+from one generator instead, which is much faster when many games start at
+once and is reproducible for a given seed and batch size. ``reset`` also
+takes fixed first deals, dealers and starting scores, as ``SpadesGame.reset``.
 
 Arrays are numpy by default; ``device="cuda"`` (or ``"cpu"``, ``"torch"``)
-runs the same code on torch tensors: the few calls whose spelling differs go
-through :class:`_Backend`. Only the four-player game is batched so far; the
-state is laid out by seat and side (side = seat % 2, member = seat // 2) so
-that the two-player variant fits the same arrays.
+runs the same code on torch tensors. Every indexed read and write goes
+through :meth:`_Backend.take` / :meth:`_Backend.put` on flat arrays, which
+are fast in numpy and, as ``index_select`` / ``index_copy_``, in torch.
 """
 
 from __future__ import annotations
@@ -43,15 +49,17 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import actions as A
-from .cards import NUM_CARDS, SPADES, to_card
+from .cards import FULL_DECK, NUM_CARDS, SPADE_MASK, SPADES, SUIT_MASKS, to_card
 from .game import Phase, SpadesConfig
 from .observations import BID_CODES, SCORE_CLIP, layout, observation_size
 from .scoring import BLIND_NIL_BONUS, NIL_BONUS, SideScore
 
 REWARD_MODES = ("score", "win")
-PASSES_PER_EXCHANGE = 6  # partner gives 3 cards, then the Blind Nil bidder gives 3 back
+PASSES_PER_EXCHANGE = 6  # four players: the partner gives 3 cards, then the Blind Nil bidder gives 3 back
+MAX_REPLACEMENTS = 3  # two players: a Blind Nil bidder replaces up to 3 cards
 # Phase ids as plain ints (array libraries take them as scalars).
-BLIND, BID, PASS, PLAY, GAME_OVER = (int(p) for p in (Phase.BLIND, Phase.BID, Phase.PASS, Phase.PLAY, Phase.GAME_OVER))
+BLIND, BID, PASS, DRAW, REPLACE, PLAY, GAME_OVER = (int(p) for p in (
+    Phase.BLIND, Phase.BID, Phase.PASS, Phase.DRAW, Phase.REPLACE, Phase.PLAY, Phase.GAME_OVER))
 SIDE_FIELDS = ("contract", "overtricks", "nil", "bag_penalty", "bid", "counted_tricks", "made", "bags_taken",
                "bags_after")  # the SideScore fields, in the order of the records' last axis
 
@@ -76,7 +84,12 @@ class VecStep(NamedTuple):
 
 
 class _Backend:
-    """The array calls whose spelling differs between numpy and torch; the rest of the code is shared."""
+    """The array calls whose spelling differs between numpy and torch; the rest of the code is shared.
+
+    ``take`` / ``put`` gather and scatter along the first axis with an index array of any shape. In torch
+    they are ``index_select`` / ``index_copy_`` / ``index_fill_``: advanced indexing (``x[idx]``) is one to
+    three orders of magnitude slower on a CPU.
+    """
 
     def __init__(self, device: Any = None) -> None:
         self.is_torch = device not in (None, "numpy")
@@ -90,19 +103,21 @@ class _Backend:
             device = "cuda" if torch.cuda.is_available() else "cpu"
         self.xp, self.device = torch, torch.device(device)
         self.f32, self.f64, self.i64, self.bool = torch.float32, torch.float64, torch.int64, torch.bool
+        self._bits = torch.arange(64, device=self.device)
 
     def zeros(self, shape, dtype):
         if self.is_torch:
             return self.xp.zeros(shape, dtype=dtype, device=self.device)
         return np.zeros(shape, dtype)
 
-    def arange(self, size: int):
-        return self.xp.arange(size, device=self.device) if self.is_torch else np.arange(size)
-
     def full(self, shape, value, dtype):
         if self.is_torch:
-            return self.xp.full(shape, value, dtype=dtype, device=self.device)
+            return self.xp.full(shape if isinstance(shape, tuple) else (shape,), value, dtype=dtype,
+                                device=self.device)
         return np.full(shape, value, dtype)
+
+    def arange(self, size: int):
+        return self.xp.arange(size, device=self.device) if self.is_torch else np.arange(size)
 
     def asarray(self, value, dtype):
         if self.is_torch:
@@ -111,9 +126,36 @@ class _Backend:
             return self.xp.as_tensor(np.asarray(value), dtype=dtype, device=self.device)
         return np.asarray(value, dtype)
 
+    def take(self, x, idx):
+        """``x[idx]`` along the first axis: shape ``idx.shape + x.shape[1:]``."""
+        if self.is_torch:
+            return x.index_select(0, idx.reshape(-1)).reshape(*idx.shape, *x.shape[1:])
+        return x[idx]
+
+    def put(self, x, idx, value) -> None:
+        """``x[idx] = value`` along the first axis, ``value`` a scalar or broadcastable (no repeated indices)."""
+        if not self.is_torch:
+            x[idx] = value
+        elif isinstance(value, (bool, int, float)):
+            x.index_fill_(0, idx.reshape(-1), value)
+        else:
+            full = self.xp.broadcast_to(value.to(x.dtype), (*idx.shape, *x.shape[1:]))
+            x.index_copy_(0, idx.reshape(-1), full.reshape(-1, *x.shape[1:]))
+
     def nonzero(self, flags):
         """Indices where a 1-d boolean array is true."""
         return flags.nonzero().view(-1) if self.is_torch else np.flatnonzero(flags)
+
+    def compress(self, flags, x):
+        """``x[flags]`` for a 1-d boolean ``flags``."""
+        return x.index_select(0, flags.nonzero().view(-1)) if self.is_torch else x[flags]
+
+    def unpack(self, masks, width: int = NUM_CARDS):
+        """Card bitmasks (any shape, int64) as booleans with a last axis of ``width``."""
+        if self.is_torch:
+            return (masks[..., None] >> self._bits[:width]) & 1 == 1
+        raw = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(*masks.shape, 8)
+        return np.unpackbits(raw, axis=-1, count=width, bitorder="little").view(bool)
 
     def astype(self, x, dtype):
         return x.to(dtype) if self.is_torch else x.astype(dtype)
@@ -125,25 +167,65 @@ class _Backend:
         return x.cpu().numpy() if self.is_torch else np.asarray(x)
 
 
+class _DealSource:
+    """Where deals (and two-player replacement draws) come from; see the module docstring.
+
+    ``per_game``: game ``b`` owns ``default_rng(seed)`` and draws from it as ``SpadesGame`` does (the first
+    dealer unless given, one permutation per hand, one ``integers`` per replacement). Otherwise one
+    generator serves every slot, with vectorised draws. Host-side numpy either way.
+    """
+
+    def __init__(self, num_envs: int, num_players: int, per_game: bool, seed: int | None) -> None:
+        self.per_game, self.num_players = per_game, num_players
+        self.master = np.random.default_rng(seed)
+        self.rngs: list[np.random.Generator | None] = [None] * num_envs
+        self.seeds = np.zeros(num_envs, np.int64)
+
+    def new_games(self, slots: np.ndarray, seeds: np.ndarray | None, dealers: np.ndarray | None) -> np.ndarray:
+        """Start games in ``slots``; returns their first dealers."""
+        if not self.per_game:
+            if seeds is not None:
+                raise ValueError("seeds need per_game_seeds=True (each game then owns a generator)")
+            return self.master.integers(self.num_players, size=len(slots)) if dealers is None else dealers
+        if seeds is None:
+            seeds = self.master.integers(2**63, size=len(slots))
+        for b, s in zip(slots.tolist(), seeds.tolist()):
+            self.rngs[b] = np.random.default_rng(s)
+            self.seeds[b] = s
+        if dealers is not None:
+            return dealers
+        return np.array([self.rngs[b].integers(self.num_players) for b in slots.tolist()], np.int64)
+
+    def permutations(self, slots: np.ndarray) -> np.ndarray:
+        """One shuffled deck (k, 52) per slot."""
+        if not self.per_game:
+            return self.master.permuted(np.broadcast_to(np.arange(NUM_CARDS), (len(slots), NUM_CARDS)), axis=1)
+        return np.array([self.rngs[b].permutation(NUM_CARDS) for b in slots.tolist()],
+                        np.int64).reshape(len(slots), NUM_CARDS)
+
+    def indices(self, slots: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """A uniform index in ``0..counts[i]-1`` per slot."""
+        if not self.per_game:
+            return self.master.integers(counts)
+        return np.array([self.rngs[b].integers(c) for b, c in zip(slots.tolist(), counts.tolist())], np.int64)
+
+
 class VectorSpades:
     """``num_envs`` games of Spades stepped together (see the module docstring).
 
-    ``num_players`` (4), ``reward`` (``"score"`` or ``"win"``), ``device``
-    (``None``/``"numpy"``: numpy arrays; ``"cpu"``, ``"cuda"``, ``"torch"``:
-    torch tensors, ``"torch"`` picking cuda when available), ``seed`` (the
-    generator that draws each new game's seed) and every rules Option of
-    :class:`SpadesConfig`.
+    ``num_players`` (4 or 2), ``reward`` (``"score"`` or ``"win"``), ``device`` (``None``/``"numpy"``:
+    numpy arrays; ``"cpu"``, ``"cuda"``, ``"torch"``: torch tensors, ``"torch"`` picking cuda when
+    available), ``seed`` (the deal generator, or with ``per_game_seeds`` the generator of each new
+    game's seed), ``per_game_seeds`` and every rules Option of :class:`SpadesConfig`.
     """
 
     def __init__(self, num_envs: int, num_players: int = 4, reward: str = "score", device: Any = None,
-                 seed: int | None = None, **rules) -> None:
+                 seed: int | None = None, per_game_seeds: bool = False, **rules) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
         self.config = SpadesConfig(num_players=num_players, **rules)
-        if num_players != 4:
-            raise NotImplementedError("the batched engine supports the four-player game only so far")
         self.num_envs = B = num_envs
         self.num_players = n = num_players
         self.reward_mode = reward
@@ -151,38 +233,58 @@ class VectorSpades:
         self.num_actions = A.NUM_ACTIONS
         be = self._be = _Backend(device)
         self.device = be.device if be.is_torch else "numpy"
-        i64, bool_ = be.i64, be.bool
-        self._seed_rng = np.random.default_rng(seed)
-        self._rngs: list[np.random.Generator] = [np.random.default_rng(0)] * B
-        self.game_seeds = np.zeros(B, np.int64)  # seed of the game now in each slot (host side)
+        self._deals = _DealSource(B, n, per_game_seeds, seed)
+        i64, f32, bool_ = be.i64, be.f32, be.bool
+        cfg = self.config
 
-        # Offsets of the observation blocks and precomputed index tables.
-        self._off = {name: b.start for name, b in layout(n, "default").items()}
+        # Offsets of the observation blocks and index tables.
+        self._off = off = {name: b.start for name, b in layout(n, "default").items()}
         self._ar = be.arange(B)
         seats = np.arange(n)
-        # Flat offset of row (game b, observer o) in the observation buffer.
-        self._rowbase = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * D, i64)
-        # _rel[p, o]: where seat p sits in observer o's frame (self, left, partner, right).
-        self._rel = be.asarray((seats[:, None] - seats[None, :]) % n, i64)
-        # _side_perm[o]: (own side, other side) of observer o, to lay out per-side blocks.
+        rel = (seats[:, None] - seats[None, :]) % n  # rel[p, o]: where seat p sits in observer o's frame
+        # _rows[b, o]: flat offset of observer o's row in game b.
+        self._rows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * D, i64)
+        # _seat_at[block][p, o]: offset in observer o's row of seat p's entry of a per-seat block.
+        widths = {"bids": BID_CODES, "tricks": 1, "trick": NUM_CARDS, "leader": 1, "played": NUM_CARDS, "voids": 4,
+                  "to_act": 1, "dealer": 1}
+        self._seat_at = {name: be.asarray(off[name] + rel * w, i64) for name, w in widths.items()}
+        self._rel = be.asarray(rel, i64)
+        # (own side, other side) of each observer, to lay out the per-side blocks.
         self._side_perm = be.asarray([[o % 2, 1 - o % 2] for o in range(n)], i64)
-        self._tricks_value = be.asarray(np.arange(14) / 13, be.f32)  # float32(k / 13), as the reference rounds it
-        suits = np.arange(NUM_CARDS) // 13
-        self._suit_cards = be.asarray(suits[None, :] == np.arange(4)[:, None], bool_)  # (4, 52)
-        self._non_spades = be.asarray(suits != SPADES, bool_)
-        low = 0 if self.config.nil else 1
-        self._bid_row = be.asarray(np.arange(A.MAX_BID + 1) >= low, bool_)
+        self._side_of = be.asarray(seats % 2, i64)
+        # float32 values exactly as the reference rounds its doubles.
+        self._tricks_value = be.asarray(np.arange(14) / 13, f32)
+        self._stock_value = be.asarray((NUM_CARDS - np.arange(NUM_CARDS + 1)) / NUM_CARDS, f32)
+        self._pile_value = be.asarray(np.arange(NUM_CARDS + 1) // 2 / 26, f32)
+        self._suit_masks = be.asarray(SUIT_MASKS, i64)
+        self._card_ids = be.arange(NUM_CARDS)
+        self._seat_ids = be.arange(n)
+        # The legal mask by phase: which hand (0: none, 1: the whole hand, 2: the legal plays) gives the
+        # card ids, and the fixed non-card ids 52..70.
+        low = 0 if cfg.nil else 1
+        rows = np.zeros((len(Phase), A.NUM_ACTIONS - NUM_CARDS), bool)
+        rows[BID, low:A.MAX_BID + 1] = True
+        rows[BLIND, [A.BLIND_NIL - NUM_CARDS, A.LOOK - NUM_CARDS]] = True
+        rows[DRAW, [A.KEEP - NUM_CARDS, A.DISCARD - NUM_CARDS]] = True
+        rows[REPLACE, A.DONE - NUM_CARDS] = True
+        self._other_actions = be.asarray(rows, bool_)
+        card_source = np.zeros(len(Phase), np.int64)
+        card_source[[PASS, REPLACE]] = 1
+        card_source[PLAY] = 2
+        self._card_source = be.asarray(card_source, i64)
 
-        # Game state, one entry (or row) per game.
-        self.obs_buffer = be.zeros((B, n, D), be.f32)  # row [b, p]: seat p's observation in game b
+        # Game state. Per game: (B,); per seat: flat (B * n,) indexed by game * n + seat.
+        self.obs_buffer = be.zeros((B, n, D), f32)  # [b, p]: seat p's observation in game b
         self._flat = self.obs_buffer.reshape(-1)
-        self.final_observations = be.zeros((B, n, D), be.f32)
-        self.hands = be.zeros((B, n, NUM_CARDS), bool_)
-        self.looked = be.zeros((B, n), bool_)
-        self.bids = be.full((B, n), -1, i64)  # -1: not yet bid
-        self.blind = be.zeros((B, n), bool_)
-        self.tricks = be.zeros((B, n), i64)
-        self.trick_cards = be.full((B, n), -1, i64)  # card each seat put in the current trick
+        self._obs_rows = self.obs_buffer.reshape(B * n, D)
+        self.final_observations = be.zeros((B, n, D), f32)
+        self.hands = be.zeros(B * n, i64)  # 52-bit masks
+        self.bids = be.full(B * n, -1, i64)  # -1: not yet bid
+        self.blind = be.zeros(B * n, bool_)
+        self.decided = be.zeros(B * n, bool_)  # the Blind Nil choice is made (or not offered)
+        self.looked = be.zeros(B * n, bool_)  # the player sees their hand
+        self.tricks = be.zeros(B * n, i64)
+        self.trick_cards = be.full(B * n, -1, i64)  # card each seat put in the current trick
         self.trick_len = be.zeros(B, i64)
         self.led = be.zeros(B, i64)  # suit led in the current trick
         self.broken = be.zeros(B, bool_)
@@ -191,9 +293,14 @@ class VectorSpades:
         self.current_player = be.zeros(B, i64)
         self.dealer = be.zeros(B, i64)
         self.phase = be.zeros(B, i64)
-        self.exchanges = be.full((B, 2), -1, i64)  # Blind Nil bidders whose exchange is due, in order
-        self.num_passes = be.zeros(B, i64)  # passes due this hand (6 per exchange)
+        self.exchanges = be.full(B * 2, -1, i64)  # four players: Blind Nil bidders whose exchange is due
+        self.num_passes = be.zeros(B, i64)
         self.passes_done = be.zeros(B, i64)
+        self.stock = be.zeros(B * NUM_CARDS, i64)  # two players: stock order, game b at b * 52
+        self.stock_pos = be.zeros(B, i64)
+        self.pile = be.zeros(B, i64)  # two players: discard pile (mask)
+        self.returned = be.zeros(B, i64)  # two players: cards put back by replacements (never drawn again)
+        self.replaced = be.zeros(B, i64)  # two players: replacements made by the current replacer
         self.scores = be.zeros((B, 2), i64)
         self.bags = be.zeros((B, 2), i64)
         self.scores_before = be.zeros((B, 2), i64)
@@ -210,54 +317,65 @@ class VectorSpades:
         }
         self._mask = be.zeros((B, A.NUM_ACTIONS), bool_)
 
+    @property
+    def game_seeds(self) -> np.ndarray:
+        """Seed of the game now in each slot (``per_game_seeds`` only): it replays ``SpadesGame().reset(seed)``."""
+        if not self._deals.per_game:
+            raise AttributeError("game_seeds needs per_game_seeds=True")
+        return self._deals.seeds
+
     # ------------------------------------------------------------------ reset
 
     def reset(self, seed: int | None = None, *, seeds=None, deals=None, dealers=None, scores=None,
               bags=None) -> VecStep:
         """Start a new game in every slot.
 
-        ``seed`` reseeds the generator that draws each game's seed. ``seeds``
-        (B ints) fixes the first games' seeds instead: slot ``b`` then plays
-        ``SpadesGame().reset(seeds[b])``'s deals. ``deals`` (B x 4 x 13 card
-        ids or texts), ``dealers`` (B), ``scores`` and ``bags`` (B x 2) fix the
+        ``seed`` reseeds the generator. ``seeds`` (B ints, ``per_game_seeds``
+        only) fixes the first games' seeds: slot ``b`` then plays
+        ``SpadesGame().reset(seeds[b])``'s deals. ``deals`` (per game: 4
+        hands of 13 cards, or the 52-card stock order for two players; ids or
+        text), ``dealers`` (B) and ``scores`` / ``bags`` (B x 2) fix the
         first hand, first dealer and starting totals as in ``SpadesGame.reset``.
         """
         B, n, be = self.num_envs, self.num_players, self._be
         if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
-        if seeds is None:
-            seeds = self._seed_rng.integers(2**63, size=B)
-        seeds = np.asarray(seeds, np.int64)
-        if seeds.shape != (B,):
-            raise ValueError(f"seeds must give {B} integers, got shape {seeds.shape}")
-        deal_masks = None if deals is None else self._check_deals(deals)
+            self._deals.master = np.random.default_rng(seed)
+        if seeds is not None:
+            seeds = np.asarray(seeds, np.int64)
+            if seeds.shape != (B,):
+                raise ValueError(f"seeds must give {B} integers, got shape {seeds.shape}")
+        fixed = None if deals is None else self._check_deals(deals)
         if dealers is not None:
             dealers = np.asarray(dealers, np.int64)
             if dealers.shape != (B,) or dealers.min() < 0 or dealers.max() >= n:
                 raise ValueError(f"dealers must give {B} seats in 0..{n - 1}")
-        self.scores[:] = 0 if scores is None else self._check_totals("scores", scores, None)
-        self.bags[:] = 0 if bags is None else self._check_totals("bags", bags, self.config.bag_limit - 1)
+        new_scores = 0 if scores is None else self._check_totals("scores", scores, None)
+        new_bags = 0 if bags is None else self._check_totals("bags", bags, self.config.bag_limit - 1)
+        self.scores[:] = new_scores
+        self.bags[:] = new_bags
         self.hand_number[:] = 0
-        games = np.arange(B)
-        self._start_games(games, seeds, dealers, deal_masks)
+        slots = np.arange(B)
+        first_dealers = self._deals.new_games(slots, seeds, dealers)
+        self._start_hands(slots, first_dealers, self._deals.permutations(slots) if fixed is None else fixed)
         self._mask = self._legal_mask()
         zeros = be.zeros(B, be.bool)
         return VecStep(self._current_obs(), self._mask, be.copy(self.current_player),
                        be.zeros((B, n), be.f32), zeros, be.copy(zeros), be.copy(zeros))
 
     def _check_deals(self, deals) -> np.ndarray:
+        """Fixed first deals as (B, 52) decks: seat p holds [13p, 13p + 13) (four players), or the stock."""
         B, n = self.num_envs, self.num_players
-        masks = np.zeros((B, n, NUM_CARDS), bool)
         if len(deals) != B:
             raise ValueError(f"deals must give one deal per game ({B}), got {len(deals)}")
+        decks = np.zeros((B, NUM_CARDS), np.int64)
         for b, deal in enumerate(deals):
-            if len(deal) != n or any(len(hand) != 13 for hand in deal):
-                raise ValueError(f"deal {b} must be {n} hands of 13 cards")
-            for p, hand in enumerate(deal):
-                masks[b, p, [to_card(c) for c in hand]] = True
-            if masks[b].sum(axis=0).max() > 1:
+            cards = [to_card(c) for c in deal] if n == 2 else [to_card(c) for hand in deal for c in hand]
+            if (n == 4 and (len(deal) != n or any(len(hand) != 13 for hand in deal))) or len(cards) != NUM_CARDS:
+                raise ValueError(f"deal {b} must be {'the 52-card stock' if n == 2 else '4 hands of 13 cards'}")
+            if len(set(cards)) != NUM_CARDS:
                 raise ValueError(f"deal {b} repeats cards")
-        return masks
+            decks[b] = cards
+        return decks
 
     def _check_totals(self, name: str, value, high: int | None) -> Any:
         arr = np.asarray(value, np.int64)
@@ -284,12 +402,12 @@ class VectorSpades:
         self._truncated = be.zeros(B, be.bool)
         self._hand_done = be.zeros(B, be.bool)
         old_phase, old_player = be.copy(self.phase), be.copy(self.current_player)
-        handlers = ((PLAY, self._play), (BID, self._bid), (BLIND, self._blind),
-                    (PASS, self._pass))
+        handlers = ((PLAY, self._play), (BID, self._bid), (BLIND, self._blind), (PASS, self._pass),
+                    (DRAW, self._draw_turn), (REPLACE, self._replace))
         groups = [(handler, be.nonzero(old_phase == phase)) for phase, handler in handlers]
         for handler, games in groups:
             if len(games):
-                handler(games, a[games])
+                handler(games, be.take(a, games))
         self._update_turn_blocks(old_phase, old_player)
         ended = be.nonzero(self.tricks_done == 13)
         if len(ended):
@@ -299,10 +417,10 @@ class VectorSpades:
                        self._terminated, self._truncated, self._hand_done)
 
     def _check_actions(self, a) -> None:
-        if a.shape != (self.num_envs,):
+        if tuple(a.shape) != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
         in_range = (a >= 0) & (a < A.NUM_ACTIONS)
-        legal = self._mask[self._ar, a * in_range] & in_range
+        legal = self._be.take(self._mask.reshape(-1), self._ar * A.NUM_ACTIONS + a * in_range) & in_range
         if bool(legal.all()):
             return
         b = int(self._be.nonzero(~legal)[0])
@@ -315,162 +433,306 @@ class VectorSpades:
 
     # --------------------------------------------------------- transitions
 
-    def _seat_index(self, games, block: str, seat, width: int = 1):
-        """Flat indices (k, n) of seat ``seat``'s entry in block ``block`` of every observer's row."""
-        return self._rowbase[games] + self._off[block] + self._rel[seat] * width
+    def _seat_entries(self, games, block: str, seat):
+        """Flat indices (k, n): seat ``seat``'s entry of a per-seat block in every observer's row."""
+        be = self._be
+        return be.take(self._rows, games) + be.take(self._seat_at[block], seat)
+
+    def _own_row(self, games, seat):
+        """Flat index (k,) where seat ``seat``'s own observation row starts."""
+        return (games * self.num_players + seat) * self.observation_size
+
+    def _show_hands(self, games, seat) -> None:
+        """Write the hand block of seat ``seat``'s row from its hand (the player looks)."""
+        be = self._be
+        at = self._own_row(games, seat)[:, None] + self._off["hand"] + self._card_ids
+        be.put(self._flat, at, be.astype(be.unpack(be.take(self.hands, games * self.num_players + seat)), be.f32))
 
     def _bid(self, games, action) -> None:
-        self._record_bid(games, self.current_player[games], action - A.BID_BASE, blind=False)
+        self._record_bid(games, self._be.take(self.current_player, games), action - A.BID_BASE, blind=False)
+        self._advance_bidding(games)
 
     def _blind(self, games, action) -> None:
-        player = self.current_player[games]
-        self.looked[games, player] = True
-        self.obs_buffer[games, player, self._off["hand"]:self._off["hand"] + NUM_CARDS] = \
-            self._be.astype(self.hands[games, player], self._be.f32)
+        be, n = self._be, self.num_players
+        player = be.take(self.current_player, games)
+        seat = games * n + player
+        be.put(self.decided, seat, True)
         is_blind = action == A.BLIND_NIL
-        blind_games = games[is_blind]
+        blind_games = be.compress(is_blind, games)
         if len(blind_games):
-            self._record_bid(blind_games, player[is_blind], self._be.zeros(len(blind_games), self._be.i64),
-                             blind=True)
-        self.phase[games[~is_blind]] = BID  # looked: now bid 0..13
+            self._record_bid(blind_games, be.compress(is_blind, player), be.zeros(len(blind_games), be.i64), True)
+        if n == 2:  # the choice opens the player's first draw turn; a Blind Nil bidder draws unseen
+            be.put(self.looked, seat, ~is_blind)
+            looking = be.compress(~is_blind, games)
+            if len(looking):
+                self._show_hands(looking, be.compress(~is_blind, player))
+            self._enter_draw_turn(games)
+            return
+        be.put(self.looked, seat, True)  # Blind Nil or not, the player now sees the hand
+        self._show_hands(games, player)
+        if len(blind_games):
+            self._advance_bidding(blind_games)
+        be.put(self.phase, be.compress(~is_blind, games), BID)
 
     def _record_bid(self, games, player, bid, blind: bool) -> None:
-        self.bids[games, player] = bid
-        self.blind[games, player] = blind
-        code = BID_CODES - 1 if blind else bid[:, None] + 1
-        at = self._seat_index(games, "bids", player, BID_CODES)
-        self._flat[at] = 0
-        self._flat[at + code] = 1
-        self._next_bidder(games, player)
+        be = self._be
+        seat = games * self.num_players + player
+        be.put(self.bids, seat, bid)
+        be.put(self.blind, seat, blind)
+        at = self._seat_entries(games, "bids", player)
+        be.put(self._flat, at, 0.0)
+        be.put(self._flat, at + (BID_CODES - 1 if blind else bid[:, None] + 1), 1.0)
 
-    def _next_bidder(self, games, player) -> None:
-        n = self.num_players
-        nxt = (player + 1) % n
-        waiting = self.bids[games, nxt] < 0
-        more = games[waiting]
-        if len(more):
-            nxt = nxt[waiting]
-            self.current_player[more] = nxt
-            self.phase[more] = self._be.xp.where(self.looked[more, nxt], BID, BLIND)
-        done = games[~waiting]
-        if len(done):
+    def _bidding_order(self, games):
+        """(k, n) seats in bidding order: the seat after the dealer (first drawer) first."""
+        return (self._be.take(self.dealer, games)[:, None] + 1 + self._seat_ids) % self.num_players
+
+    def _advance_bidding(self, games) -> None:
+        """Give the turn to the first seat still to bid, or end the bidding round."""
+        be, xp, n = self._be, self._be.xp, self.num_players
+        order = self._bidding_order(games)
+        waiting = be.take(self.bids, games[:, None] * n + order) < 0
+        more = waiting.any(axis=1)
+        nxt = be.take(order.reshape(-1), be.arange(len(games)) * n + be.astype(waiting, be.i64).argmax(axis=1))
+        going = be.compress(more, games)
+        if len(going):
+            nxt = be.compress(more, nxt)
+            be.put(self.current_player, going, nxt)
+            be.put(self.phase, going, xp.where(be.take(self.decided, going * n + nxt), BID, BLIND))
+        done = be.compress(~more, games)
+        if not len(done):
+            return
+        if n == 4:
             self._queue_exchanges(done)
+        else:
+            self._next_replacer(done, be.full(len(done), -1, be.i64))
 
     def _queue_exchanges(self, games) -> None:
-        """After the bidding: each Blind Nil bidder whose partner did not bid Blind Nil exchanges
-        cards with the partner, in bidding order (RULES.md, "the exchange")."""
-        xp, n = self._be.xp, self.num_players
-        count = self._be.zeros(len(games), self._be.i64)
-        exchanges = self._be.full((len(games), 2), -1, self._be.i64)
+        """Four players, after the bidding: each Blind Nil bidder whose partner did not bid Blind Nil
+        exchanges cards with the partner, in bidding order (RULES.md, "the exchange")."""
+        be, xp, n = self._be, self._be.xp, self.num_players
+        count = be.zeros(len(games), be.i64)
+        first = second = be.full(len(games), -1, be.i64)
         for k in range(1, n + 1):
-            bidder = (self.dealer[games] + k) % n
-            due = self.blind[games, bidder] & ~self.blind[games, (bidder + 2) % n]
-            for slot in range(2):
-                exchanges[:, slot] = xp.where(due & (count == slot), bidder, exchanges[:, slot])
-            count += due
-        self.exchanges[games] = exchanges
-        self.num_passes[games] = count * PASSES_PER_EXCHANGE
-        self.passes_done[games] = 0
+            bidder = (be.take(self.dealer, games) + k) % n
+            due = be.take(self.blind, games * n + bidder) & ~be.take(self.blind, games * n + (bidder + 2) % n)
+            first = xp.where(due & (count == 0), bidder, first)
+            second = xp.where(due & (count == 1), bidder, second)
+            count = count + due
+        be.put(self.exchanges, games * 2, first)
+        be.put(self.exchanges, games * 2 + 1, second)
+        be.put(self.num_passes, games, count * PASSES_PER_EXCHANGE)
+        be.put(self.passes_done, games, 0)
         passing = count > 0
-        self._set_passer(games[passing])
-        self._start_play(games[~passing])
+        exchanging = be.compress(passing, games)
+        if len(exchanging):
+            be.put(self.phase, exchanging, PASS)
+            be.put(self.current_player, exchanging, self._passer(exchanging)[0])
+        self._start_play(be.compress(~passing, games))
 
     def _passer(self, games):
-        """(giver, receiver) of the next pass in each game."""
-        done = self.passes_done[games]
-        bidder = self.exchanges[games, done // PASSES_PER_EXCHANGE]
+        """(giver, receiver) of the next pass in each game: partner to bidder three times, then back."""
+        be, xp = self._be, self._be.xp
+        done = be.take(self.passes_done, games)
+        bidder = be.take(self.exchanges, games * 2 + done // PASSES_PER_EXCHANGE)
         partner = (bidder + 2) % self.num_players
         to_bidder = done % PASSES_PER_EXCHANGE < PASSES_PER_EXCHANGE // 2
-        xp = self._be.xp
         return xp.where(to_bidder, partner, bidder), xp.where(to_bidder, bidder, partner)
-
-    def _set_passer(self, games) -> None:
-        if len(games):
-            self.phase[games] = PASS
-            self.current_player[games] = self._passer(games)[0]
 
     def _start_play(self, games) -> None:
         if len(games):
-            self.phase[games] = PLAY
-            self.current_player[games] = self.leader[games]
+            self._be.put(self.phase, games, PLAY)
+            self._be.put(self.current_player, games, self._be.take(self.leader, games))
 
     def _pass(self, games, card) -> None:
+        be, n, off = self._be, self.num_players, self._off
         giver, receiver = self._passer(games)
-        self.hands[games, giver, card] = False
-        self.hands[games, receiver, card] = True
-        flat, off, D, n = self._flat, self._off, self.observation_size, self.num_players
-        giver_row = (games * n + giver) * D
-        receiver_row = (games * n + receiver) * D
-        flat[giver_row + off["hand"] + card] = 0
-        flat[receiver_row + off["hand"] + card] = 1
-        flat[giver_row + off["passed"] + card] = 1
-        flat[receiver_row + off["received"] + card] = 1
-        self.passes_done[games] += 1
-        finished = self.passes_done[games] == self.num_passes[games]
-        self._start_play(games[finished])
-        more = games[~finished]
+        bit = 1 << card
+        be.put(self.hands, games * n + giver, be.take(self.hands, games * n + giver) ^ bit)
+        be.put(self.hands, games * n + receiver, be.take(self.hands, games * n + receiver) | bit)
+        giver_row, receiver_row = self._own_row(games, giver), self._own_row(games, receiver)
+        be.put(self._flat, giver_row + off["hand"] + card, 0.0)
+        be.put(self._flat, receiver_row + off["hand"] + card, 1.0)
+        be.put(self._flat, giver_row + off["passed"] + card, 1.0)
+        be.put(self._flat, receiver_row + off["received"] + card, 1.0)
+        done = be.take(self.passes_done, games) + 1
+        be.put(self.passes_done, games, done)
+        finished = done == be.take(self.num_passes, games)
+        self._start_play(be.compress(finished, games))
+        more = be.compress(~finished, games)
         if len(more):
-            self.current_player[more] = self._passer(more)[0]
+            be.put(self.current_player, more, self._passer(more)[0])
+
+    # ----------------------------------------------------- two-player draw
+
+    def _enter_draw_turn(self, games) -> None:
+        """The player to act draws: Blind Nil choice first if still open; a Blind Nil bidder draws unseen
+        (keep the top card, discard the next) with no decision, which may chain to the stock's end."""
+        be, n, off = self._be, self.num_players, self._off
+        while len(games):
+            player = be.take(self.current_player, games)
+            seat = games * n + player
+            decided, blind = be.take(self.decided, seat), be.take(self.blind, seat)
+            be.put(self.phase, be.compress(~decided, games), BLIND)
+            drawing = decided & ~blind
+            draw_games = be.compress(drawing, games)
+            if len(draw_games):
+                be.put(self.phase, draw_games, DRAW)
+                top = be.take(self.stock, draw_games * NUM_CARDS + be.take(self.stock_pos, draw_games))
+                be.put(self._flat, self._own_row(draw_games, be.compress(drawing, player)) + off["offered"] + top,
+                       1.0)
+            auto = be.compress(decided & blind, games)
+            games = self._draw(auto, be.full(len(auto), True, be.bool), seen=False) if len(auto) else auto
+
+    def _draw_turn(self, games, action) -> None:
+        self._enter_draw_turn(self._draw(games, action == A.KEEP, seen=True))
+
+    def _draw(self, games, keep_first, seen: bool):
+        """Take the top two cards of the stock: keep one, discard the other. Returns the games whose
+        stock is not empty (the other player draws next); the others go on to the bidding."""
+        be, xp, n, off, flat = self._be, self._be.xp, self.num_players, self._off, self._flat
+        player = be.take(self.current_player, games)
+        seat = games * n + player
+        pos = be.take(self.stock_pos, games)
+        first = be.take(self.stock, games * NUM_CARDS + pos)
+        second = be.take(self.stock, games * NUM_CARDS + pos + 1)
+        kept, dropped = xp.where(keep_first, first, second), xp.where(keep_first, second, first)
+        pos = pos + 2
+        be.put(self.stock_pos, games, pos)
+        be.put(self.hands, seat, be.take(self.hands, seat) | (1 << kept))
+        be.put(self.pile, games, be.take(self.pile, games) | (1 << dropped))
+        own = self._own_row(games, player)
+        if seen:  # the drawer has looked: the kept card shows, the dropped one is a known discard
+            be.put(flat, own + off["hand"] + kept, 1.0)
+            be.put(flat, own + off["discarded"] + dropped, 1.0)
+            be.put(flat, own + off["offered"] + first, 0.0)
+        rows = be.take(self._rows, games)
+        be.put(flat, rows + off["stock"], be.take(self._stock_value, pos)[:, None])
+        be.put(flat, rows + off["discard_pile"], be.take(self._pile_value, pos)[:, None])
+        more = pos < NUM_CARDS
+        going = be.compress(more, games)
+        be.put(self.current_player, going, 1 - be.compress(more, player))
+        ended = be.compress(~more, games)
+        if len(ended):  # the stock is empty: both players look at their hands and the bidding starts
+            both = ended[:, None] * n + self._seat_ids
+            be.put(self.looked, both, True)
+            at = (both * self.observation_size + off["hand"])[:, :, None] + self._card_ids
+            be.put(flat, at, be.astype(be.unpack(be.take(self.hands, both)), be.f32))
+            self._advance_bidding(ended)
+        return going
+
+    def _replace(self, games, action) -> None:
+        """Two players, after the bidding: a Blind Nil bidder puts a card back and draws one at random
+        from the discard pile (not the cards put back), up to three times, or says done."""
+        be, n, off, flat = self._be, self.num_players, self._off, self._flat
+        player = be.take(self.current_player, games)
+        swapping = action != A.DONE
+        swaps = be.compress(swapping, games)
+        if len(swaps):
+            who, card = be.compress(swapping, player), be.compress(swapping, action)
+            pool = be.take(self.pile, swaps) & ~be.take(self.returned, swaps)
+            pool_cards = be.to_numpy(be.unpack(pool))  # (k, 52) host side: rare, and draws are host-side
+            picks = self._deals.indices(be.to_numpy(swaps), pool_cards.sum(axis=1))
+            drawn = be.asarray(np.array([np.flatnonzero(row)[i] for row, i in zip(pool_cards, picks)], np.int64)
+                               .reshape(-1), be.i64)
+            bit, drawn_bit = 1 << card, 1 << drawn
+            seat = swaps * n + who
+            be.put(self.hands, seat, be.take(self.hands, seat) ^ bit | drawn_bit)
+            be.put(self.pile, swaps, be.take(self.pile, swaps) ^ drawn_bit | bit)
+            be.put(self.returned, swaps, be.take(self.returned, swaps) | bit)
+            own = self._own_row(swaps, who)
+            be.put(flat, own + off["hand"] + card, 0.0)
+            be.put(flat, own + off["hand"] + drawn, 1.0)
+            be.put(flat, own + off["discarded"] + card, 1.0)
+            be.put(flat, own + off["replaced"] + drawn, 1.0)
+            be.put(self.replaced, swaps, be.take(self.replaced, swaps) + 1)
+        finished = ~swapping | (be.take(self.replaced, games) == MAX_REPLACEMENTS)
+        done = be.compress(finished, games)
+        if len(done):
+            be.put(self.replaced, done, 0)
+            self._next_replacer(done, be.compress(finished, player))
+
+    def _next_replacer(self, games, after) -> None:
+        """The next Blind Nil bidder after seat ``after`` (-1: from the start) in bidding order replaces,
+        or the play starts."""
+        be, n = self._be, self.num_players
+        order = self._bidding_order(games)
+        blind = be.take(self.blind, games[:, None] * n + order)
+        position = _first_true(be, order == after[:, None], -1)
+        later = blind & (self._seat_ids[None, :] > position[:, None])
+        more = later.any(axis=1)
+        nxt = be.take(order.reshape(-1), be.arange(len(games)) * n + be.astype(later, be.i64).argmax(axis=1))
+        going = be.compress(more, games)
+        if len(going):
+            be.put(self.phase, going, REPLACE)
+            be.put(self.current_player, going, be.compress(more, nxt))
+        self._start_play(be.compress(~more, games))
+
+    # ----------------------------------------------------------------- play
 
     def _play(self, games, card) -> None:
-        xp, flat, off = self._be.xp, self._flat, self._off
-        n, D = self.num_players, self.observation_size
-        player = self.current_player[games]
-        self.hands[games, player, card] = False
-        flat[(games * n + player) * D + off["hand"] + card] = 0
-        played_at = self._seat_index(games, "played", player, NUM_CARDS) + card[:, None]
-        flat[played_at] = 1
-        flat[played_at + (off["trick"] - off["played"])] = 1  # cleared when the trick is complete
+        be, xp, flat, off, n = self._be, self._be.xp, self._flat, self._off, self.num_players
+        player = be.take(self.current_player, games)
+        seat = games * n + player
+        be.put(self.hands, seat, be.take(self.hands, seat) ^ (1 << card))
+        be.put(flat, seat * self.observation_size + off["hand"] + card, 0.0)
+        rows = be.take(self._rows, games)
+        played = rows + be.take(self._seat_at["played"], player) + card[:, None]
+        be.put(flat, played, 1.0)
+        be.put(flat, played + (off["trick"] - off["played"]), 1.0)  # cleared when the trick is complete
         suit = card // 13
-        leading = self.trick_len[games] == 0
-        led = xp.where(leading, suit, self.led[games])
-        self.led[games] = led
-        off_suit = (suit != led) & ~leading
-        shown_out = games[off_suit]
+        leading = be.take(self.trick_len, games) == 0
+        led = xp.where(leading, suit, be.take(self.led, games))
+        be.put(self.led, games, led)
+        off_suit = suit != led
+        shown_out = be.nonzero(off_suit)
         if len(shown_out):  # a void is shown; writing it again later is harmless
-            flat[self._seat_index(shown_out, "voids", player[off_suit], 4) + led[off_suit, None]] = 1
-        breaks = games[(leading | off_suit) & (suit == SPADES) & ~self.broken[games]]
+            voids = be.take(rows, shown_out) + be.take(self._seat_at["voids"], be.take(player, shown_out))
+            be.put(flat, voids + be.take(led, shown_out)[:, None], 1.0)
+        breaks = be.nonzero((suit == SPADES) & ~be.take(self.broken, games))  # led only when allowed
         if len(breaks):
-            self.broken[breaks] = True
-            flat[self._rowbase[breaks] + off["spades_broken"]] = 1
-        self.trick_cards[games, player] = card
-        self.trick_len[games] += 1
-        complete = self.trick_len[games] == n
-        self.current_player[games] = (player + 1) % n
-        done = games[complete]
-        if len(done):
-            self._finish_tricks(done)
+            be.put(self.broken, be.take(games, breaks), True)
+            be.put(flat, be.take(rows, breaks) + off["spades_broken"], 1.0)
+        be.put(self.trick_cards, seat, card)
+        size = be.take(self.trick_len, games) + 1
+        be.put(self.trick_len, games, size)
+        be.put(self.current_player, games, (player + 1) % n)
+        complete = be.nonzero(size == n)
+        if len(complete):
+            self._finish_tricks(be.take(games, complete), be.take(rows, complete))
 
-    def _finish_tricks(self, games) -> None:
+    def _finish_tricks(self, games, rows) -> None:
         """Score the completed tricks: the highest card of the suit led wins, unless a spade was played."""
-        xp, flat, off = self._be.xp, self._flat, self._off
-        cards = self.trick_cards[games]  # (k, n) by seat
+        be, xp, flat, n = self._be, self._be.xp, self._flat, self.num_players
+        seats = games[:, None] * n + self._seat_ids
+        cards = be.take(self.trick_cards, seats)  # (k, n) by seat
         suits = cards // 13
-        key = xp.where(suits == SPADES, cards + 100, xp.where(suits == self.led[games, None], cards, -1))
+        key = xp.where(suits == SPADES, cards + 100, xp.where(suits == be.take(self.led, games)[:, None], cards, -1))
         winner = key.argmax(axis=1)
-        # Clear the trick block: card of seat s in observer o's row.
-        rows = self._rowbase[games][:, None, :]  # (k, 1, o)
-        flat[rows + off["trick"] + self._rel[None] * NUM_CARDS + cards[:, :, None]] = 0
-        self.tricks[games, winner] += 1
-        flat[self._seat_index(games, "tricks", winner)] = self._tricks_value[self.tricks[games, winner]][:, None]
-        flat[self._seat_index(games, "leader", self.leader[games])] = 0
-        flat[self._seat_index(games, "leader", winner)] = 1
-        self.leader[games] = winner
-        self.current_player[games] = winner
-        self.trick_len[games] = 0
-        self.trick_cards[games] = -1
-        self.tricks_done[games] += 1
+        # Clear the trick block: seat s's card in observer o's row.
+        be.put(flat, rows[:, None, :] + self._seat_at["trick"][None] + cards[:, :, None], 0.0)
+        won = games * n + winner
+        count = be.take(self.tricks, won) + 1
+        be.put(self.tricks, won, count)
+        be.put(flat, rows + be.take(self._seat_at["tricks"], winner), be.take(self._tricks_value, count)[:, None])
+        be.put(flat, rows + be.take(self._seat_at["leader"], be.take(self.leader, games)), 0.0)
+        be.put(flat, rows + be.take(self._seat_at["leader"], winner), 1.0)
+        be.put(self.leader, games, winner)
+        be.put(self.current_player, games, winner)
+        be.put(self.trick_len, games, 0)
+        be.put(self.trick_cards, seats, -1)
+        be.put(self.tricks_done, games, be.take(self.tricks_done, games) + 1)
 
     def _update_turn_blocks(self, old_phase, old_player) -> None:
         """Move the ``to_act`` and ``phase`` one-hots of every observer after a step."""
-        flat, off, ar = self._flat, self._off, self._ar
-        flat[self._seat_index(ar, "to_act", old_player)] = 0
-        flat[self._seat_index(ar, "to_act", self.current_player)] = 1
-        changed = self._be.nonzero(self.phase != old_phase)
+        be, flat, to_act = self._be, self._flat, self._seat_at["to_act"]
+        be.put(flat, self._rows + be.take(to_act, old_player), 0.0)
+        be.put(flat, self._rows + be.take(to_act, self.current_player), 1.0)
+        changed = be.nonzero(self.phase != old_phase)
         if len(changed):
-            rows = self._rowbase[changed] + off["phase"]
-            flat[rows + old_phase[changed, None]] = 0
-            flat[rows + self.phase[changed, None]] = 1
+            rows = be.take(self._rows, changed) + self._off["phase"]
+            be.put(flat, rows + be.take(old_phase, changed)[:, None], 0.0)
+            be.put(flat, rows + be.take(self.phase, changed)[:, None], 1.0)
 
     # ------------------------------------------------------------- scoring
 
@@ -479,11 +741,13 @@ class VectorSpades:
         and start the next hand or, in slots whose game ended, a new game."""
         be, xp, cfg, n = self._be, self._be.xp, self.config, self.num_players
         k = len(games)
-        members = n // 2
-        # (k, member, side): seat = member * 2 + side.
-        bids = self.bids[games].reshape(k, members, 2)
-        blind = self.blind[games].reshape(k, members, 2)
-        tricks = self.tricks[games].reshape(k, members, 2)
+        seats = games[:, None] * n + self._seat_ids
+        bids_by_seat, blind_by_seat = be.take(self.bids, seats), be.take(self.blind, seats)
+        tricks_by_seat = be.take(self.tricks, seats)
+        # (k, member, side): seat = member * 2 + side (partners 0 & 2 and 1 & 3; or one player per side).
+        bids = bids_by_seat.reshape(k, n // 2, 2)
+        blind = blind_by_seat.reshape(k, n // 2, 2)
+        tricks = tricks_by_seat.reshape(k, n // 2, 2)
         numeric = bids > 0
         contract = xp.where(numeric, bids, 0).sum(axis=1)  # (k, side)
         counted = xp.where(numeric, tricks, 0).sum(axis=1)
@@ -493,14 +757,16 @@ class VectorSpades:
         bags_taken = xp.where(made, counted - contract, 0) + nil_tricks
         bonus = xp.where(blind, BLIND_NIL_BONUS, NIL_BONUS)
         nil_points = xp.where(numeric, 0, xp.where(tricks == 0, bonus, -bonus)).sum(axis=1)
-        carried = self.bags[games] + bags_taken
+        scores_before, bags_before = be.take(self.scores, games), be.take(self.bags, games)
+        carried = bags_before + bags_taken
         penalties, bags_after = carried // cfg.bag_limit, carried % cfg.bag_limit
         bag_points = -cfg.bag_penalty * penalties
         points = contract_points + bags_taken + nil_points + bag_points
-        scores = self.scores[games] + points
-        self.scores[games] = scores
-        self.bags[games] = bags_after
-        self.hand_number[games] += 1
+        scores = scores_before + points
+        be.put(self.scores, games, scores)
+        be.put(self.bags, games, bags_after)
+        hand_number = be.take(self.hand_number, games) + 1
+        be.put(self.hand_number, games, hand_number)
 
         s0, s1 = scores[:, 0], scores[:, 1]
         decided = (s0 >= cfg.target_score) | (s1 >= cfg.target_score)
@@ -508,168 +774,154 @@ class VectorSpades:
             decided |= (s0 <= cfg.mercy_threshold) | (s1 <= cfg.mercy_threshold)
         decided &= s0 != s1  # a tie at or over the target plays another hand
         winner = xp.where(decided, be.astype(s1 > s0, be.i64), -1)
-        if cfg.single_hand:
+        if cfg.single_hand:  # the side with more points in the hand wins; a tie has no winner
             p0, p1 = points[:, 0], points[:, 1]
-            winner = xp.where(decided | (p0 == p1), winner, xp.where(p1 > p0, 1, 0))
+            winner = xp.where(decided | (p0 == p1), winner, be.astype(p1 > p0, be.i64))
             terminated = be.full(k, True, be.bool)
         else:
             terminated = winner >= 0
-        truncated = ~terminated & (self.hand_number[games] >= cfg.max_hands)
+        truncated = ~terminated & (hand_number >= cfg.max_hands)
+        over = terminated | truncated
 
-        side = self._side_perm[:, 0]  # side of each seat
+        side = self._side_of
         if self.reward_mode == "score":
-            diff = be.astype(points[:, side] - points[:, 1 - side], be.f64) / 100
-            self._rewards[games] = be.astype(diff, be.f32)
+            rewards = be.astype(points[:, side] - points[:, 1 - side], be.f64) / 100
         else:
             won = xp.where(winner[:, None] == side[None, :], 1.0, -1.0)
-            self._rewards[games] = be.astype(xp.where((winner >= 0)[:, None], won, 0.0), be.f32)
-        self._hand_done[games] = True
-        over = terminated | truncated
-        self._terminated[games] = terminated
-        self._truncated[games] = truncated
+            rewards = xp.where((winner >= 0)[:, None], won, 0.0)
+        be.put(self._rewards, games, be.astype(rewards, be.f32))
+        be.put(self._hand_done, games, True)
+        be.put(self._terminated, games, terminated)
+        be.put(self._truncated, games, truncated)
 
         last = self._last
-        last["hand"][games] = self.hand_number[games]
-        last["dealer"][games] = self.dealer[games]
-        last["bids"][games] = self.bids[games]
-        last["blind_nil"][games] = self.blind[games]
-        last["tricks"][games] = self.tricks[games]
-        last["scores_before"][games] = self.scores_before[games]
-        last["bags_before"][games] = self.bags_before[games]
-        last["sides"][games] = xp.stack([contract_points, bags_taken, nil_points, bag_points, contract, counted,
-                                         be.astype(made, be.i64), bags_taken, bags_after], axis=2)
-        last["scores"][games] = scores
-        last["bags"][games] = bags_after
-        last["game_over"][games] = over
-        last["winner"][games] = winner
-        last["truncated"][games] = truncated
+        for key, value in (("hand", hand_number), ("dealer", be.take(self.dealer, games)), ("bids", bids_by_seat),
+                           ("blind_nil", blind_by_seat), ("tricks", tricks_by_seat),
+                           ("scores_before", be.take(self.scores_before, games)),
+                           ("bags_before", be.take(self.bags_before, games)),
+                           ("sides", xp.stack([contract_points, bags_taken, nil_points, bag_points, contract, counted,
+                                               be.astype(made, be.i64), bags_taken, bags_after], axis=2)),
+                           ("scores", scores), ("bags", bags_after), ("game_over", over), ("winner", winner),
+                           ("truncated", truncated)):
+            be.put(last[key], games, value)
 
-        ended = games[over]
+        ended = be.compress(over, games)
         if len(ended):
             self._store_final_observations(ended)
-            self.scores[ended] = 0
-            self.bags[ended] = 0
-            self.hand_number[ended] = 0
-            self._start_games(be.to_numpy(ended), self._seed_rng.integers(2**63, size=len(ended)))
-        going_on = games[~over]
+            be.put(self.scores, ended, 0)
+            be.put(self.bags, ended, 0)
+            be.put(self.hand_number, ended, 0)
+            slots = be.to_numpy(ended)
+            self._start_hands(slots, self._deals.new_games(slots, None, None), self._deals.permutations(slots))
+        going_on = be.compress(~over, games)
         if len(going_on):
-            idx = be.to_numpy(going_on)
-            dealers = (be.to_numpy(self.dealer[going_on]) + 1) % n
-            self._start_hands(idx, dealers, self._deal(idx))
+            slots = be.to_numpy(going_on)
+            dealers = (be.to_numpy(be.take(self.dealer, going_on)) + 1) % n
+            self._start_hands(slots, dealers, self._deals.permutations(slots))
 
     def _store_final_observations(self, games) -> None:
         """The game-over observation (phase GAME_OVER, nobody to act, final totals), kept before the reset."""
-        flat, off = self._flat, self._off
-        rows = self._rowbase[games]
-        flat[rows + off["phase"] + PLAY] = 0
-        flat[rows + off["phase"] + GAME_OVER] = 1
-        flat[self._seat_index(games, "to_act", self.current_player[games])] = 0
-        self._write_totals(games)
-        self.final_observations[games] = self.obs_buffer[games]
+        be, flat, off = self._be, self._flat, self._off
+        rows = be.take(self._rows, games)
+        be.put(flat, rows + off["phase"] + PLAY, 0.0)
+        be.put(flat, rows + off["phase"] + GAME_OVER, 1.0)
+        be.put(flat, self._seat_entries(games, "to_act", be.take(self.current_player, games)), 0.0)
+        self._write_totals(games, rows)
+        be.put(self.final_observations, games, be.take(self.obs_buffer, games))
 
     # ------------------------------------------------------------ new hands
 
-    def _start_games(self, games: np.ndarray, seeds: np.ndarray, dealers: np.ndarray | None = None,
-                     deals: np.ndarray | None = None) -> None:
-        """New games in slots ``games`` (host indices): per-game generators drawn as SpadesGame.reset draws."""
-        for b, s in zip(games.tolist(), seeds.tolist()):
-            self._rngs[b] = np.random.default_rng(s)
-            self.game_seeds[b] = s
-        if dealers is None:
-            dealers = np.array([self._rngs[b].integers(self.num_players) for b in games.tolist()], np.int64)
+    def _start_hands(self, slots: np.ndarray, dealers: np.ndarray, decks: np.ndarray) -> None:
+        """Start a hand in ``slots`` (host indices) from shuffled ``decks`` (k, 52): four players get
+        ``deck[13p:13p + 13]`` as in SpadesGame, two players draw from the deck as the stock. The rows
+        of these games' observations are rebuilt from scratch."""
+        be, xp, n, cfg, off, flat = self._be, self._be.xp, self.num_players, self.config, self._off, self._flat
+        k = len(slots)
+        games, dealer = be.asarray(slots, be.i64), be.asarray(dealers, be.i64)
+        seats = games[:, None] * n + self._seat_ids
+        if n == 4:
+            hands = np.bitwise_or.reduce(np.left_shift(1, decks.reshape(k, n, 13)), axis=2)
+            be.put(self.hands, seats, be.asarray(hands, be.i64))
+            first = (dealer + 1) % n
         else:
-            dealers = dealers[games]
-        self._start_hands(games, dealers, self._deal(games) if deals is None else deals[games])
-
-    def _deal(self, games: np.ndarray) -> np.ndarray:
-        """The next hand of each game: seat p gets ``permutation(52)[13p:13p+13]``, as in SpadesGame."""
-        perms = np.array([self._rngs[b].permutation(NUM_CARDS) for b in games.tolist()]).reshape(len(games), -1)
-        seat_of = np.empty_like(perms)
-        np.put_along_axis(seat_of, perms, np.arange(NUM_CARDS)[None, :] // 13, axis=1)
-        return seat_of[:, None, :] == np.arange(self.num_players)[None, :, None]
-
-    def _start_hands(self, games_np: np.ndarray, dealers_np: np.ndarray, hands_np: np.ndarray) -> None:
-        """Deal ``hands_np`` (k, n, 52) in slots ``games_np`` and rebuild their observations from scratch."""
-        be, xp, n, cfg, off = self._be, self._be.xp, self.num_players, self.config, self._off
-        games = be.asarray(games_np, be.i64)
-        dealer = be.asarray(dealers_np, be.i64)
-        self.hands[games] = be.asarray(hands_np, be.bool)
-        self.dealer[games] = dealer
-        first = (dealer + 1) % n
-        self.leader[games] = first
-        self.current_player[games] = first
-        self.scores_before[games] = self.scores[games]
-        self.bags_before[games] = self.bags[games]
-        self.bids[games] = -1
-        self.blind[games] = False
-        self.tricks[games] = 0
-        self.trick_cards[games] = -1
-        self.trick_len[games] = 0
-        self.broken[games] = False
-        self.tricks_done[games] = 0
-        self.num_passes[games] = 0
-        self.passes_done[games] = 0
-        self.exchanges[games] = -1
-        # A player may choose Blind Nil (and so starts with the hand hidden) when the option allows it.
-        if cfg.blind_nil:
-            may_blind = be.full((len(games_np), n), True, be.bool)
-            if cfg.blind_nil_min_deficit is not None:
-                scores = self.scores[games]
-                deficit = scores[:, 1 - self._side_perm[:, 0]] - scores[:, self._side_perm[:, 0]]
-                may_blind = deficit >= cfg.blind_nil_min_deficit
+            be.put(self.hands, seats, 0)
+            be.put(self.stock, games[:, None] * NUM_CARDS + self._card_ids, be.asarray(decks, be.i64))
+            first = dealer  # the first drawer
+        for per_game in (self.stock_pos, self.pile, self.returned, self.replaced, self.trick_len, self.tricks_done,
+                         self.num_passes, self.passes_done):
+            be.put(per_game, games, 0)
+        be.put(self.broken, games, False)
+        be.put(self.exchanges, games[:, None] * 2 + be.arange(2), -1)
+        be.put(self.dealer, games, dealer)
+        be.put(self.leader, games, (dealer + 1) % n)
+        be.put(self.current_player, games, first)
+        scores = be.take(self.scores, games)
+        be.put(self.scores_before, games, scores)
+        be.put(self.bags_before, games, be.take(self.bags, games))
+        be.put(self.bids, seats, -1)
+        be.put(self.blind, seats, False)
+        be.put(self.tricks, seats, 0)
+        be.put(self.trick_cards, seats, -1)
+        # A player may choose Blind Nil (and so starts with the hand hidden) when the options allow it.
+        if not cfg.blind_nil:
+            may_blind = be.zeros((k, n), be.bool)
+        elif cfg.blind_nil_min_deficit is None:
+            may_blind = be.full((k, n), True, be.bool)
         else:
-            may_blind = be.zeros((len(games_np), n), be.bool)
-        looked = ~may_blind
-        self.looked[games] = looked
-        phase = xp.where(looked[be.arange(len(games_np)), first], BID, BLIND)
-        self.phase[games] = phase
+            side = self._side_of
+            may_blind = scores[:, 1 - side] - scores[:, side] >= cfg.blind_nil_min_deficit
+        be.put(self.decided, seats, ~may_blind)
+        be.put(self.looked, seats, ~may_blind)
+        first_decided = be.take(self.decided, games * n + first)
+        phase = xp.where(first_decided, BID, BLIND) if n == 4 else xp.where(first_decided, DRAW, BLIND)
+        be.put(self.phase, games, phase)
 
-        obs = self.obs_buffer
-        obs[games] = 0
-        hand_shown = self.hands[games] & looked[:, :, None]
-        obs[games, :, off["hand"]:off["hand"] + NUM_CARDS] = be.astype(hand_shown, be.f32)
-        obs[games, :, off["bids"]:off["bids"] + n * BID_CODES:BID_CODES] = 1  # nobody has bid
-        flat, rows = self._flat, self._rowbase[games]
-        flat[self._seat_index(games, "leader", first)] = 1
-        flat[self._seat_index(games, "to_act", first)] = 1
-        flat[self._seat_index(games, "dealer", dealer)] = 1
-        flat[rows + off["phase"] + phase[:, None]] = 1
-        obs[games, :, off["target"]] = min(cfg.target_score / 1000, SCORE_CLIP)
-        self._write_totals(games)
+        rows = be.take(self._rows, games)
+        be.put(self._obs_rows, seats, 0.0)
+        hand_at = rows[:, :, None] + off["hand"] + self._card_ids
+        be.put(flat, hand_at, be.astype(be.unpack(be.take(self.hands, seats)) & ~may_blind[:, :, None], be.f32))
+        be.put(flat, rows[:, :, None] + self._seat_at["bids"][None], 1.0)  # code 0: nobody has bid
+        be.put(flat, rows + be.take(self._seat_at["leader"], (dealer + 1) % n), 1.0)
+        be.put(flat, rows + be.take(self._seat_at["to_act"], first), 1.0)
+        be.put(flat, rows + be.take(self._seat_at["dealer"], dealer), 1.0)
+        be.put(flat, rows + off["phase"] + phase[:, None], 1.0)
+        be.put(flat, rows + off["target"], min(cfg.target_score / 1000, SCORE_CLIP))
+        if n == 2:
+            be.put(flat, rows + off["stock"], 1.0)
+            drawing = be.compress(phase == DRAW, games)
+            if len(drawing):
+                top = be.take(self.stock, drawing * NUM_CARDS)
+                be.put(flat, self._own_row(drawing, be.take(self.current_player, drawing)) + off["offered"] + top,
+                       1.0)
+        self._write_totals(games, rows)
 
-    def _write_totals(self, games) -> None:
+    def _write_totals(self, games, rows) -> None:
         """Scores (/ target, clipped) and bags (/ bag_limit) as (own side, other side) for every observer."""
         be, cfg, off = self._be, self.config, self._off
-        scores = be.astype(self.scores[games][:, self._side_perm], be.f64) / cfg.target_score
-        bags = be.astype(self.bags[games][:, self._side_perm], be.f64) / cfg.bag_limit
-        self.obs_buffer[games, :, off["scores"]:off["scores"] + 2] = be.astype(
-            be.xp.clip(scores, -SCORE_CLIP, SCORE_CLIP), be.f32)
-        self.obs_buffer[games, :, off["bags"]:off["bags"] + 2] = be.astype(bags, be.f32)
+        scores = be.astype(be.take(self.scores, games)[:, self._side_perm], be.f64) / cfg.target_score
+        bags = be.astype(be.take(self.bags, games)[:, self._side_perm], be.f64) / cfg.bag_limit
+        pair = be.arange(2)
+        be.put(self._flat, rows[:, :, None] + off["scores"] + pair,
+               be.astype(be.xp.clip(scores, -SCORE_CLIP, SCORE_CLIP), be.f32))
+        be.put(self._flat, rows[:, :, None] + off["bags"] + pair, be.astype(bags, be.f32))
 
     # --------------------------------------------------------------- views
 
     def _legal_mask(self):
         """(B, 71) legal actions of the seat to act in every game (SpadesGame.legal_mask, batched)."""
         be, xp = self._be, self._be.xp
-        B = self.num_envs
-        phase = self.phase
-        hand = self.hands[self._ar, self.current_player]  # (B, 52)
-        in_trick = (self.trick_len > 0)[:, None]
+        hand = be.take(self.hands, self._ar * self.num_players + self.current_player)
+        led = be.take(self._suit_masks, self.led)
         # Cards allowed before the fallback to the whole hand: the suit led, else non-spades until broken.
-        allowed = xp.where(in_trick, self._suit_cards[self.led], self._non_spades[None, :] | self.broken[:, None])
+        allowed = xp.where(self.trick_len > 0, led, xp.where(self.broken, FULL_DECK, FULL_DECK ^ SPADE_MASK))
         restricted = hand & allowed
-        plays = xp.where(restricted.any(axis=1)[:, None], restricted, hand)
-        cards = xp.where((phase == PASS)[:, None], hand, plays & (phase == PLAY)[:, None])
-        mask = be.zeros((B, A.NUM_ACTIONS), be.bool)
-        mask[:, :NUM_CARDS] = cards
-        mask[:, A.BID_BASE:A.BID_BASE + A.MAX_BID + 1] = self._bid_row[None, :] & (phase == BID)[:, None]
-        blind = phase == BLIND
-        mask[:, A.BLIND_NIL] = blind
-        mask[:, A.LOOK] = blind
-        return mask
+        plays = xp.where(restricted != 0, restricted, hand)
+        source = be.take(self._card_source, self.phase)
+        cards = xp.where(source == 2, plays, xp.where(source == 1, hand, 0))
+        return xp.concatenate([be.unpack(cards), be.take(self._other_actions, self.phase)], axis=1)
 
     def _current_obs(self):
-        return self.obs_buffer[self._ar, self.current_player]
+        return self._be.take(self._obs_rows, self._ar * self.num_players + self.current_player)
 
     def hand_record(self, game: int) -> dict:
         """The last hand scored in slot ``game``, with the fields of ``SpadesGame.hand_records`` it keeps
@@ -680,6 +932,12 @@ class VectorSpades:
         winner = last.pop("winner")
         return {**last, "num_players": self.num_players, "sides": [s.to_dict() for s in sides],
                 "points": [s.total for s in sides], "winner": None if winner < 0 else winner}
+
+
+def _first_true(be: _Backend, flags, default: int):
+    """Per row, the index of the first true entry of ``flags`` (k, m), or ``default`` where none is."""
+    first = be.astype(flags, be.i64).argmax(axis=1)
+    return be.xp.where(flags.any(axis=1), first, default)
 
 
 __all__ = ["VectorSpades", "VecStep", "REWARD_MODES"]
