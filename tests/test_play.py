@@ -178,6 +178,7 @@ def test_ctrl_c_saves_and_exits_cleanly(tmp_path):
     screen = term.screen()
     term.send(choose(screen))
     term.screen()
+    time.sleep(0.5)  # let it reach its read (see the terminal test below)
     term.proc.send_signal(signal.SIGINT)
     code, transcript, err = term.finish()
     assert code == 130
