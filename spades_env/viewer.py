@@ -13,6 +13,7 @@ is the tool that checks a record against the rules engine.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -115,7 +116,7 @@ class Viewer:
                 self.mode = "trick"
         last = self.game.hands[-1] if self.game.hands else None
         if last is not None and last.get("game_over"):
-            self.write(final_text(last, self.labels(last["num_players"])))
+            self.write(final_text(last))
         if self.game.note:
             self.write(self.game.note)
 
@@ -131,7 +132,7 @@ class Viewer:
         hands = playing_hands(record)
         plays, winners = record["plays"], record["trick_winners"]
         tricks = [0] * n
-        members = SpadesGame(num_players=n).members
+        members = side_members(n)
         if not self.pause("trick"):
             return False
         for t, winner in enumerate(winners):
@@ -152,6 +153,12 @@ class Viewer:
         return self.pause("hand")
 
 
+@functools.cache
+def side_members(num_players: int) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side, as the engine defines them."""
+    return SpadesGame(num_players=num_players).members
+
+
 def side_name(short: tuple[str, ...], members) -> str:
     return "+".join(short[p] for p in members)
 
@@ -166,7 +173,7 @@ def hand_intro(record: dict, labels: list[str]) -> str:
     """The hand as dealt (as drawn, with two players), the bids and the exchanges."""
     n = record["num_players"]
     short = SEAT_NAMES[n]
-    members = SpadesGame(num_players=n).members
+    members = side_members(n)
     role = "dealer" if n == 4 else "first drawer"
     scores = " | ".join(f"{side_name(short, m)} {record['scores_before'][s]} pts, {record['bags_before'][s]} bags"
                         for s, m in enumerate(members))
@@ -205,23 +212,24 @@ def playing_hands(record: dict) -> list[int]:
 def hand_result_text(record: dict) -> str:
     n = record["num_players"]
     short = SEAT_NAMES[n]
-    members = SpadesGame(num_players=n).members
+    members = side_members(n)
     took = " · ".join(f"{short[p]} bid {bid_text(record['bids'][p], record['blind_nil'][p])}, took {t}"
                       for p, t in enumerate(record["tricks"]))
     sides = ", ".join(f"side {s} = {side_name(short, m)}" for s, m in enumerate(members))
     return f"{took}\n({sides})\n{render_hand_result(record)}"
 
 
-def final_text(record: dict, labels: list[str]) -> str:
-    n = record["num_players"]
+def final_text(record: dict) -> str:
+    n, hands = record["num_players"], record["hand"]
     short = SEAT_NAMES[n]
-    members = SpadesGame(num_players=n).members
+    members = side_members(n)
+    after = f"after {hands} hand{'s' if hands != 1 else ''}"
     scores = " to ".join(str(s) for s in record["scores"])
     if record.get("winner") is not None:
-        return f"\nGame over after {record['hand']} hands: {side_name(short, members[record['winner']])} won, {scores}."
+        return f"\nGame over {after}: {side_name(short, members[record['winner']])} won, {scores}."
     if record.get("truncated"):
-        return f"\nGame stopped after {record['hand']} hands (max_hands) without a winner: {scores}."
-    return f"\nGame over after {record['hand']} hands: {scores}."
+        return f"\nGame stopped {after} (max_hands) without a winner: {scores}."
+    return f"\nGame over {after}: no winner, {scores}."
 
 
 def _mask(cards) -> int:
