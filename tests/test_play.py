@@ -392,3 +392,18 @@ def test_two_player_blind_nil_replacement_survives_a_resume(tmp_path):
     setup, moves = read_save(str(save))
     hand = restore(setup, moves).hands[setup.seat]
     assert hand_to_str(hand) == hand_then and not hand >> A.str_to_action(put_back) & 1
+
+
+def test_a_hand_record_replays_as_a_fixed_deal(tmp_path):
+    """``--deal`` accepts a hand line of a save (or any hand record): the same cards, dealer and scores."""
+    game = play_game([make_agent("random") for _ in range(4)], seed=21, config=SpadesConfig(target_score=150))
+    record = game.hand_records[-1]
+    deal = tmp_path / "hand.json"
+    deal.write_text(json.dumps({"type": "hand", "record": record}))
+    io = Scripted(answers=["look"], limit=1)
+    main(["--deal", str(deal), "--seat", "1", *BOTS, "--save", str(tmp_path / "s.jsonl")], io.read, io.write)
+    cards = sum(1 << A.str_to_action(c) for c in record["hands"][1])
+    assert f"Hand:   {hand_to_str(cards)}" in io.text
+    setup, _ = read_save(str(tmp_path / "s.jsonl"))
+    assert setup.dealer == record["dealer"]
+    assert (setup.scores, setup.bags) == (record["scores_before"], record["bags_before"])
