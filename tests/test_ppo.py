@@ -153,7 +153,7 @@ def test_short_training_run_has_finite_losses_and_only_legal_actions(tmp_path, n
         for key in ("policy_loss", "value_loss", "entropy", "approx_kl"):
             assert math.isfinite(float(row[key])), (key, row)
     evals = list(csv.DictReader(open(run / "eval.csv")))
-    assert len(evals) == 1 and int(evals[0]["deals"]) == 4
+    assert [int(e["update"]) for e in evals] == [0, 3] and int(evals[-1]["deals"]) == 4
     # The trained policy, sampling, against itself: every recorded action lies in its mask.
     model, _ = load_policy(run / "policy.pt")
     cfg = PPOConfig(num_players=num_players, num_envs=16, p_heuristic=0, p_random=0)

@@ -361,8 +361,12 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
         info["behaviour_cloning"] = bc
         info_path.write_text(json.dumps(info, indent=2) + "\n")
     if not resume:
-        save_policy(model, policy_path, cfg.num_players, {"update": 0})
+        save_policy(model, policy_path, cfg.num_players, {"update": 0, "decisions": 0})
         save_checkpoint(ckpt_path, model, optimizer, pool, state, rng, generator, cfg)
+        if evaluate_fn is not None and cfg.eval_deals > 0:  # the starting point (after behaviour cloning, if any)
+            result = evaluate_fn(policy_path, cfg)
+            log.log(log.evals, EVAL_FIELDS, {**{k: state[k] for k in ("update", "decisions", "wall_s")}, **result},
+                    "eval")
 
     pool_nets = [_pool_net(sd, model) for sd in pool]
     buffer = RolloutBuffer(cfg.gamma, cfg.gae_lambda)
