@@ -248,6 +248,11 @@ class VectorSpades:
         widths = {"bids": BID_CODES, "tricks": 1, "trick": NUM_CARDS, "leader": 1, "played": NUM_CARDS, "voids": 4,
                   "to_act": 1, "dealer": 1}
         self._seat_at = {name: be.asarray(off[name] + rel * w, i64) for name, w in widths.items()}
+        # The hot blocks as one table per seat index (game * n + seat): flat indices (n,) of that seat's
+        # entry in every observer's row of game b. One gather instead of two gathers and an add.
+        game_rows = (np.arange(B)[:, None] * n + seats[None, :]) * D  # (B, o)
+        self._entries = {name: be.asarray((game_rows[:, None, :] + off[name] + rel[None] * widths[name])
+                                          .reshape(B * n, n), i64) for name in ("played", "to_act")}
         self._rel = be.asarray(rel, i64)
         # (own side, other side) of each observer, to lay out the per-side blocks.
         self._side_perm = be.asarray([[o % 2, 1 - o % 2] for o in range(n)], i64)
@@ -282,7 +287,6 @@ class VectorSpades:
         self.bids = be.full(B * n, -1, i64)  # -1: not yet bid
         self.blind = be.zeros(B * n, bool_)
         self.decided = be.zeros(B * n, bool_)  # the Blind Nil choice is made (or not offered)
-        self.looked = be.zeros(B * n, bool_)  # the player sees their hand
         self.tricks = be.zeros(B * n, i64)
         self.trick_cards = be.full(B * n, -1, i64)  # card each seat put in the current trick
         self.trick_len = be.zeros(B, i64)
@@ -357,6 +361,7 @@ class VectorSpades:
         slots = np.arange(B)
         first_dealers = self._deals.new_games(slots, seeds, dealers)
         self._start_hands(slots, first_dealers, self._deals.permutations(slots) if fixed is None else fixed)
+        self._acting_seat = self._ar * n + self.current_player
         self._mask = self._legal_mask()
         zeros = be.zeros(B, be.bool)
         return VecStep(self._current_obs(), self._mask, be.copy(self.current_player),
@@ -401,17 +406,21 @@ class VectorSpades:
         self._terminated = be.zeros(B, be.bool)
         self._truncated = be.zeros(B, be.bool)
         self._hand_done = be.zeros(B, be.bool)
-        old_phase, old_player = be.copy(self.phase), be.copy(self.current_player)
+        old_phase, old_seat = be.copy(self.phase), self._acting_seat
+        # Games grouped by phase before any moves (a game changes phase at most once per step).
+        counts = be.to_numpy(be.xp.bincount(old_phase, minlength=len(Phase))).tolist()
         handlers = ((PLAY, self._play), (BID, self._bid), (BLIND, self._blind), (PASS, self._pass),
                     (DRAW, self._draw_turn), (REPLACE, self._replace))
-        groups = [(handler, be.nonzero(old_phase == phase)) for phase, handler in handlers]
+        groups = [(handler, self._ar if counts[phase] == B else be.nonzero(old_phase == phase))
+                  for phase, handler in handlers if counts[phase]]
         for handler, games in groups:
-            if len(games):
-                handler(games, be.take(a, games))
-        self._update_turn_blocks(old_phase, old_player)
+            handler(games, a if len(games) == B else be.take(a, games))
+        self._acting_seat = self._ar * n + self.current_player
+        self._update_turn_blocks(old_phase, old_seat)
         ended = be.nonzero(self.tricks_done == 13)
         if len(ended):
-            self._end_hands(ended)
+            self._end_hands(ended)  # new hands: new players to act
+            self._acting_seat = self._ar * n + self.current_player
         self._mask = self._legal_mask()
         return VecStep(self._current_obs(), self._mask, be.copy(self.current_player), self._rewards,
                        self._terminated, self._truncated, self._hand_done)
@@ -462,14 +471,12 @@ class VectorSpades:
         if len(blind_games):
             self._record_bid(blind_games, be.compress(is_blind, player), be.zeros(len(blind_games), be.i64), True)
         if n == 2:  # the choice opens the player's first draw turn; a Blind Nil bidder draws unseen
-            be.put(self.looked, seat, ~is_blind)
             looking = be.compress(~is_blind, games)
             if len(looking):
                 self._show_hands(looking, be.compress(~is_blind, player))
             self._enter_draw_turn(games)
             return
-        be.put(self.looked, seat, True)  # Blind Nil or not, the player now sees the hand
-        self._show_hands(games, player)
+        self._show_hands(games, player)  # Blind Nil or not, the player now sees the hand
         if len(blind_games):
             self._advance_bidding(blind_games)
         be.put(self.phase, be.compress(~is_blind, games), BID)
@@ -615,7 +622,6 @@ class VectorSpades:
         ended = be.compress(~more, games)
         if len(ended):  # the stock is empty: both players look at their hands and the bidding starts
             both = ended[:, None] * n + self._seat_ids
-            be.put(self.looked, both, True)
             at = (both * self.observation_size + off["hand"])[:, :, None] + self._card_ids
             be.put(flat, at, be.astype(be.unpack(be.take(self.hands, both)), be.f32))
             self._advance_bidding(ended)
@@ -676,34 +682,34 @@ class VectorSpades:
         seat = games * n + player
         be.put(self.hands, seat, be.take(self.hands, seat) ^ (1 << card))
         be.put(flat, seat * self.observation_size + off["hand"] + card, 0.0)
-        rows = be.take(self._rows, games)
-        played = rows + be.take(self._seat_at["played"], player) + card[:, None]
+        played = be.take(self._entries["played"], seat) + card[:, None]
         be.put(flat, played, 1.0)
         be.put(flat, played + (off["trick"] - off["played"]), 1.0)  # cleared when the trick is complete
         suit = card // 13
-        leading = be.take(self.trick_len, games) == 0
-        led = xp.where(leading, suit, be.take(self.led, games))
+        size = be.take(self.trick_len, games)
+        led = xp.where(size == 0, suit, be.take(self.led, games))
         be.put(self.led, games, led)
         off_suit = suit != led
         shown_out = be.nonzero(off_suit)
         if len(shown_out):  # a void is shown; writing it again later is harmless
-            voids = be.take(rows, shown_out) + be.take(self._seat_at["voids"], be.take(player, shown_out))
+            voids = self._seat_entries(be.take(games, shown_out), "voids", be.take(player, shown_out))
             be.put(flat, voids + be.take(led, shown_out)[:, None], 1.0)
         breaks = be.nonzero((suit == SPADES) & ~be.take(self.broken, games))  # led only when allowed
         if len(breaks):
             be.put(self.broken, be.take(games, breaks), True)
-            be.put(flat, be.take(rows, breaks) + off["spades_broken"], 1.0)
+            be.put(flat, be.take(self._rows, be.take(games, breaks)) + off["spades_broken"], 1.0)
         be.put(self.trick_cards, seat, card)
-        size = be.take(self.trick_len, games) + 1
+        size = size + 1
         be.put(self.trick_len, games, size)
         be.put(self.current_player, games, (player + 1) % n)
         complete = be.nonzero(size == n)
         if len(complete):
-            self._finish_tricks(be.take(games, complete), be.take(rows, complete))
+            self._finish_tricks(be.take(games, complete))
 
-    def _finish_tricks(self, games, rows) -> None:
+    def _finish_tricks(self, games) -> None:
         """Score the completed tricks: the highest card of the suit led wins, unless a spade was played."""
         be, xp, flat, n = self._be, self._be.xp, self._flat, self.num_players
+        rows = be.take(self._rows, games)
         seats = games[:, None] * n + self._seat_ids
         cards = be.take(self.trick_cards, seats)  # (k, n) by seat
         suits = cards // 13
@@ -723,11 +729,11 @@ class VectorSpades:
         be.put(self.trick_cards, seats, -1)
         be.put(self.tricks_done, games, be.take(self.tricks_done, games) + 1)
 
-    def _update_turn_blocks(self, old_phase, old_player) -> None:
+    def _update_turn_blocks(self, old_phase, old_seat) -> None:
         """Move the ``to_act`` and ``phase`` one-hots of every observer after a step."""
-        be, flat, to_act = self._be, self._flat, self._seat_at["to_act"]
-        be.put(flat, self._rows + be.take(to_act, old_player), 0.0)
-        be.put(flat, self._rows + be.take(to_act, self.current_player), 1.0)
+        be, flat, to_act = self._be, self._flat, self._entries["to_act"]
+        be.put(flat, be.take(to_act, old_seat), 0.0)
+        be.put(flat, be.take(to_act, self._acting_seat), 1.0)
         changed = be.nonzero(self.phase != old_phase)
         if len(changed):
             rows = be.take(self._rows, changed) + self._off["phase"]
@@ -870,8 +876,7 @@ class VectorSpades:
         else:
             side = self._side_of
             may_blind = scores[:, 1 - side] - scores[:, side] >= cfg.blind_nil_min_deficit
-        be.put(self.decided, seats, ~may_blind)
-        be.put(self.looked, seats, ~may_blind)
+        be.put(self.decided, seats, ~may_blind)  # and so sees the hand from the start
         first_decided = be.take(self.decided, games * n + first)
         phase = xp.where(first_decided, BID, BLIND) if n == 4 else xp.where(first_decided, DRAW, BLIND)
         be.put(self.phase, games, phase)
@@ -910,7 +915,7 @@ class VectorSpades:
     def _legal_mask(self):
         """(B, 71) legal actions of the seat to act in every game (SpadesGame.legal_mask, batched)."""
         be, xp = self._be, self._be.xp
-        hand = be.take(self.hands, self._ar * self.num_players + self.current_player)
+        hand = be.take(self.hands, self._acting_seat)
         led = be.take(self._suit_masks, self.led)
         # Cards allowed before the fallback to the whole hand: the suit led, else non-spades until broken.
         allowed = xp.where(self.trick_len > 0, led, xp.where(self.broken, FULL_DECK, FULL_DECK ^ SPADE_MASK))
@@ -921,7 +926,7 @@ class VectorSpades:
         return xp.concatenate([be.unpack(cards), be.take(self._other_actions, self.phase)], axis=1)
 
     def _current_obs(self):
-        return self._be.take(self._obs_rows, self._ar * self.num_players + self.current_player)
+        return self._be.take(self._obs_rows, self._acting_seat)
 
     def hand_record(self, game: int) -> dict:
         """The last hand scored in slot ``game``, with the fields of ``SpadesGame.hand_records`` it keeps

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from spades_env import actions as A
+from spades_env.cards import cards_of
 from spades_env.env import raw_env
 from spades_env.vector import VectorSpades
 
@@ -54,13 +55,27 @@ class Shadow:
         return self.env.observe(self.env.agent_selection)["action_mask"].astype(bool)
 
 
+def current_deal(vec: VectorSpades, b: int) -> dict:
+    """The deal now in slot ``b`` as reset options for the reference (the hand must not have started)."""
+    n = vec.num_players
+    if n == 2:
+        deal = vec.stock[b * 52:(b + 1) * 52].tolist()
+    else:
+        deal = [cards_of(int(vec.hands[b * n + p])) for p in range(n)]
+    return {"deal": deal, "dealer": int(vec.dealer[b])}
+
+
 def play_differential(num_envs: int, games: int, *, reward: str = "score", seed: int = 0, start_scores=None,
-                      fixed_deals: bool = False, **rules) -> int:
-    """Play until ``games`` games have finished in the batched engine, checking every step; returns decisions."""
+                      fixed_deals: bool = False, num_players: int = 4, per_game_seeds: bool = True, **rules) -> int:
+    """Play until ``games`` games have finished in the batched engine, checking every step; returns decisions.
+
+    With ``per_game_seeds`` the reference replays each slot's seed; otherwise (single hands only, since
+    the reference cannot be handed later deals) each new game's deal is read from the engine."""
     rng = np.random.default_rng(seed)
-    vec = VectorSpades(num_envs, reward=reward, seed=seed, per_game_seeds=True, **rules)
+    rules = {**rules, "num_players": num_players}
+    vec = VectorSpades(num_envs, reward=reward, seed=seed, per_game_seeds=per_game_seeds, **rules)
     shadows = [Shadow(reward, rules) for _ in range(num_envs)]
-    seeds = rng.integers(2**31, size=num_envs)
+    seeds = rng.integers(2**31, size=num_envs) if per_game_seeds else None
     options = [{} for _ in range(num_envs)]
     kwargs = {}
     if start_scores is not None:  # (low, high) for each side, or one value for both
@@ -71,14 +86,18 @@ def play_differential(num_envs: int, games: int, *, reward: str = "score", seed:
         for b in range(num_envs):
             options[b].update(scores=scores[b].tolist(), bags=bags[b].tolist())
     if fixed_deals:
-        deals = np.array([rng.permutation(52).reshape(4, 13) for _ in range(num_envs)])
-        dealers = rng.integers(4, size=num_envs)
+        deals = np.array([rng.permutation(52) if num_players == 2 else rng.permutation(52).reshape(4, 13)
+                          for _ in range(num_envs)])
+        dealers = rng.integers(num_players, size=num_envs)
         kwargs.update(deals=deals, dealers=dealers)
         for b in range(num_envs):
             options[b].update(deal=deals[b].tolist(), dealer=int(dealers[b]))
     out = vec.reset(seeds=seeds, **kwargs)
     for b, shadow in enumerate(shadows):
-        shadow.reset(int(seeds[b]), options[b])
+        if per_game_seeds:
+            shadow.reset(int(seeds[b]), options[b])
+        else:
+            shadow.reset(0, {**options[b], **current_deal(vec, b)})
 
     finished = decisions = 0
     while finished < games:
@@ -102,7 +121,7 @@ def play_differential(num_envs: int, games: int, *, reward: str = "score", seed:
             assert out.truncated[b] == env.game.truncated
             if env.game.game_over:
                 assert np.array_equal(vec.final_observations[b], shadow.observations())
-                shadow.reset(int(vec.game_seeds[b]))
+                shadow.reset(*((int(vec.game_seeds[b]), None) if per_game_seeds else (0, current_deal(vec, b))))
                 finished += 1
     check_same_state(vec, out, shadows)
     return decisions
@@ -146,6 +165,33 @@ def test_default_rules_match_reference():
     play_differential(16, 16, seed=5, max_hands=12)
 
 
+def test_two_player_games_match_reference():
+    play_differential(32, 60, seed=8, num_players=2, max_hands=4)
+
+
+def test_two_player_options_match_reference():
+    play_differential(32, 60, seed=9, num_players=2, fixed_deals=True, start_scores=(-150, 250), target_score=300,
+                      blind_nil_min_deficit=50, bag_limit=3, max_hands=3, reward="win")
+    play_differential(16, 60, seed=10, num_players=2, single_hand=True, nil=False, blind_nil=False)
+
+
+def test_batch_deals_match_reference_on_single_hands():
+    play_differential(64, 400, seed=11, per_game_seeds=False, single_hand=True)
+    play_differential(32, 100, seed=12, per_game_seeds=False, single_hand=True, num_players=2, blind_nil=False)
+
+
+def test_batch_deals_are_reproducible_and_complete():
+    runs = []
+    for _ in range(2):
+        vec = VectorSpades(8, num_players=4, seed=13)
+        vec.reset()
+        hands = vec.hands.reshape(8, 4)
+        assert all(int(np.bitwise_or.reduce(row)) == (1 << 52) - 1 for row in hands)
+        assert all(bin(int(h)).count("1") == 13 for h in hands.ravel())
+        runs.append(vec.obs_buffer.copy())
+    assert np.array_equal(*runs)
+
+
 def test_same_seed_same_deals_whatever_the_batch_size():
     small, large = VectorSpades(2, per_game_seeds=True), VectorSpades(5, per_game_seeds=True)
     a = small.reset(seeds=[7, 8])
@@ -178,12 +224,14 @@ def test_options_are_validated():
         VectorSpades(1).reset(deals=[[list(range(13))] * 4])
 
 
-def test_torch_backend_matches_numpy():
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_torch_backend_matches_numpy(num_players):
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(6)
-    ref, vec = VectorSpades(32, seed=6, max_hands=2), VectorSpades(32, seed=6, max_hands=2, device="cpu")
+    ref, vec = (VectorSpades(32, num_players=num_players, seed=6, max_hands=2, device=device)
+                for device in (None, "cpu"))
     a, b = ref.reset(seed=6), vec.reset(seed=6)
-    for _ in range(400):
+    for _ in range(300):
         for x, y in zip(a, b):
             assert isinstance(y, torch.Tensor)
             assert np.array_equal(x, y.numpy())
