@@ -158,9 +158,17 @@ class CardChooser:
                 if spades:
                     return self.cheapest(spades)  # ruff a low trick so my partner can duck anything
 
-        if winner_seat in plan.attack and losers:
-            # A live Nil on the other side is winning: let it (highest card that stays under).
-            return max(losers) if following else self.discard_junk(losers)
+        if winner_seat in plan.attack and losers and plan.need < plan.remaining:
+            # A live Nil on the other side is winning: let it (highest card that stays under). Busting
+            # it is worth 100 points and a bag, more than the trick costs unless we need every trick.
+            return max(losers) if following else self.discard_winner(losers)
+        if plan.attack and self._can_attack():
+            target = next((p for p in self.after if p in plan.attack), None)
+            if target is not None and self._cover_is_done(target):
+                # The Nil plays after me and nobody will lift the trick for it: keep the card to beat low.
+                if losers:
+                    return max(losers) if following else self.discard_winner(losers)
+                return self.cheapest(winners)
 
         if winner_seat == self.partner:
             safe = self._partner_holds(best, led)
@@ -234,7 +242,7 @@ class CardChooser:
                                              k.p_survives(c, [], k.opponents), c // 13 != SPADES, c % 13))
 
         opponents = k.opponents
-        if plan.attack and (plan.need <= 0 or plan.need < self._likely_winners()):
+        if plan.attack and self._can_attack():
             target = plan.attack[0]
             cands = [c for c in legal if k.p_has_any(target, SUIT_MASKS[c // 13] & k.unseen) > 0.5]
             if cands:
@@ -265,6 +273,18 @@ class CardChooser:
             if ruff:
                 return self.cheapest(ruff)
         return self.low_of(min(side, key=self._lead_key))
+
+    def _can_attack(self) -> bool:
+        """Attacking a Nil gives up tricks: only while our own contract looks safe."""
+        return self.plan.need <= 0 or self.plan.need < self._likely_winners()
+
+    def _cover_is_done(self, target: int) -> bool:
+        """The Nil bidder's partner has played to this trick, or plays after the Nil bidder."""
+        n = self.view.num_players
+        if n == 2:
+            return True
+        cover = (target + 2) % n
+        return cover not in self.after[:self.after.index(target)]
 
     def _likely_winners(self) -> int:
         return sum(1 for c in self.legal if self.k.is_boss(c)) + (self.hand & SUIT_MASKS[SPADES]).bit_count() // 2
