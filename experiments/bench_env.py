@@ -22,12 +22,20 @@ them alike. Add a row by writing a ``run_*(budget, rng) -> Tally | None``
 function and listing it in :func:`rows` (issue 7 adds the batched vector
 engine, one row per batch size).
 
+- ``vector engine, B=N``: the batched engine (:mod:`spades_env.vector`)
+  stepping N single hands at once; one decision is one game's action, and
+  the observation (of the seat to act) and the legal mask of every game come
+  back from every step. The random agent draws its N choices in one
+  vectorised call, timed with the rest. ``--device cuda`` runs these rows on
+  a GPU through torch.
+
 Usage: ``python -m experiments.bench_env --seconds 10 --json bench.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import platform
 import random
@@ -170,26 +178,27 @@ def run_openspiel(budget: Budget, rng: random.Random) -> Tally | None:
     return _timed(budget, play_hand)
 
 
-def rows() -> list[tuple[str, Callable[[Budget, random.Random], Tally | None]]]:
+def rows(device: str | None = None) -> list[tuple[str, Callable[[Budget, random.Random], Tally | None]]]:
     """The benchmark rows in display order; OpenSpiel is the reference for the ratio column."""
     return [
         (OURS_ROW, run_env),
         (OPENSPIEL_ROW, run_openspiel),
         ("SpadesGame engine only", run_engine),
         ("spades_v0 AEC env, 2 players", run_two_player_env),
+        *vector_rows(device),
     ]
 
 
-def benchmark(budget: Budget, seed: int, rounds: int) -> dict[str, Tally | None]:
+def benchmark(budget: Budget, seed: int, rounds: int, device: str | None = None) -> dict[str, Tally | None]:
     """Run every row in ``rounds`` alternating rounds (after a one-hand warm-up each) and sum their tallies."""
     share = Budget(hands=None if budget.hands is None else max(1, budget.hands // rounds),
                    seconds=None if budget.seconds is None else budget.seconds / rounds)
     results: dict[str, Tally | None] = {}
-    for name, run in rows():
+    for name, run in rows(device):
         warm = run(Budget(hands=1), random.Random(seed))
         results[name] = None if warm is None else Tally()
     for r in range(rounds):
-        for index, (name, run) in enumerate(rows()):
+        for index, (name, run) in enumerate(rows(device)):
             if results[name] is not None:
                 results[name].add(run(share, random.Random(seed * 1000 + r * 100 + index)))
     return results
@@ -216,11 +225,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds the budget is split into")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="PATH", help="also write the figures to this JSON file")
+    parser.add_argument("--device", default=None,
+                        help="run the vector engine rows on this torch device (e.g. cuda) instead of numpy")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     budget = Budget(hands=args.hands) if args.hands is not None else Budget(seconds=args.seconds or 6.0)
-    results = benchmark(budget, args.seed, args.rounds)
+    results = benchmark(budget, args.seed, args.rounds, args.device)
     print(table(results))
     ours, peer = results[OURS_ROW], results.get(OPENSPIEL_ROW)
     ratio = ours.rate / peer.rate if peer and peer.rate else None
@@ -229,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         report = {
             "python": sys.version.split()[0], "platform": platform.platform(), "processor": platform.processor(),
-            "budget": asdict(budget), "rounds": args.rounds, "seed": args.seed,
+            "budget": asdict(budget), "rounds": args.rounds, "seed": args.seed, "device": args.device,
             "rows": {name: None if t is None else {**asdict(t), "decisions_per_second": t.rate}
                      for name, t in results.items()},
             "ratio_env_vs_openspiel": ratio,
@@ -237,6 +248,62 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=2)
     return 0
+
+
+# ------------------------------------------------------------ the batched engine (issue 7)
+
+VECTOR_BATCH_SIZES = (1, 64, 256, 1024, 4096)
+
+
+def vector_rows(device: str | None = None) -> list[tuple[str, Callable[[Budget, random.Random], Tally | None]]]:
+    """One row per batch size of the batched engine, on numpy or on a torch ``device``."""
+    where = "" if device is None else f", {device}"
+    return [(f"vector engine, B={size}{where}", functools.partial(run_vector, num_envs=size, device=device))
+            for size in VECTOR_BATCH_SIZES]
+
+
+def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | None = None) -> Tally | None:
+    """``num_envs`` single hands stepped together (same rules options as the AEC row); ``None`` when the
+    torch device is not available. Every step returns the observations and masks and checks the actions;
+    a random agent picks one legal action per game in one vectorised draw (timed too)."""
+    from spades_env.vector import VectorSpades
+
+    if device is not None:
+        import torch
+
+        if device.startswith("cuda") and not torch.cuda.is_available():
+            return None
+    vec = VectorSpades(num_envs, device=device, seed=rng.randrange(2**31), single_hand=True, blind_nil=False)
+    choose_batch = _batch_chooser(vec, rng.randrange(2**31))
+    out = vec.reset()
+    tally = Tally()
+    start = time.perf_counter()
+    while not budget.done(tally.hands, time.perf_counter() - start):
+        out = vec.step(choose_batch(out.mask))
+        tally.decisions += num_envs
+        tally.hands += int(out.hand_done.sum())
+    if device is not None and device.startswith("cuda"):
+        import torch
+
+        torch.cuda.synchronize()
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def _batch_chooser(vec, seed: int) -> Callable:
+    """A random agent for a batch: the legal id with the largest random key in each row of the mask."""
+    if vec.device == "numpy":
+        gen = np.random.default_rng(seed)
+
+        def choose(mask: np.ndarray) -> np.ndarray:
+            keys = np.frombuffer(gen.bytes(mask.size), np.uint8).reshape(mask.shape) | 1  # 1..255: legal ids win
+            return (keys * mask).argmax(axis=1)
+
+        return choose
+    import torch
+
+    gen = torch.Generator(device=vec.device).manual_seed(seed)
+    return lambda mask: (torch.rand(mask.shape, device=vec.device, generator=gen) * mask).argmax(dim=1)
 
 
 if __name__ == "__main__":
