@@ -390,7 +390,8 @@ def plot_pairwise(summary: dict, path: Path) -> None:
     for i in range(n):
         for j in range(n):
             if text[i][j]:
-                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=8)
+                dark = abs(grid[i, j]) > 0.6 * bound
+                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=8, color="white" if dark else "black")
     ax.set_xticks(range(n), labels, rotation=30, ha="right")
     ax.set_yticks(range(n), labels)
     ax.set_xlabel("opponent")
