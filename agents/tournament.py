@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import itertools
 import json
 import math
 import os
@@ -165,11 +166,11 @@ def game_record(spec: TournamentSpec, plan: GamePlan, game) -> dict:
 _AGENT_CACHE: dict[tuple[str, int], Agent] = {}
 
 
-def _cached_agent(spec: str, seat: int) -> Agent:
+def _cached_agent(agent_spec: str, seat: int) -> Agent:
     """One agent object per (spec, seat) per process: built once, ``reset`` by the driver every game."""
-    key = (spec, seat)
+    key = (agent_spec, seat)
     if key not in _AGENT_CACHE:
-        _AGENT_CACHE[key] = make_agent(spec)
+        _AGENT_CACHE[key] = make_agent(agent_spec)
     return _AGENT_CACHE[key]
 
 
@@ -218,14 +219,13 @@ def run_ray(spec: TournamentSpec, indices: Sequence[int], address: str | None = 
                  runtime_env={"env_vars": {"OMP_NUM_THREADS": "1"}})
     try:
         task = ray.remote(play_indices)
-        chunks = [list(indices[k:k + chunk]) for k in range(0, len(indices), chunk)]
+        chunks = iter([list(indices[k:k + chunk]) for k in range(0, len(indices), chunk)])
         spec_ref = ray.put(spec)
         limit = 4 * max(1, int(ray.cluster_resources().get("CPU", 1)))  # tasks in flight
-        pending = []
-        while chunks or pending:
-            while chunks and len(pending) < limit:
-                pending.append(task.remote(spec_ref, chunks.pop(0)))
+        pending = [task.remote(spec_ref, c) for c in itertools.islice(chunks, limit)]
+        while pending:
             done, pending = ray.wait(pending, num_returns=1)
+            pending += [task.remote(spec_ref, c) for c in itertools.islice(chunks, 1)]
             yield from ray.get(done[0])
     finally:
         if started:

@@ -195,7 +195,8 @@ def test_evaluate_in_memory_matches_the_tournament(tmp_path):
 def test_ray_backend_on_a_local_ray_instance(tmp_path):
     """The optional Ray backend (pip install -e '.[ray]') gives the local backend's results."""
     pytest.importorskip("ray")
-    spec = TournamentSpec(agents=("heuristic", "random"), games=4, seed=9, single_hand=True)
+    # 10 tasks of two games: more than the tasks kept in flight on a 2-CPU machine, so refilling is tested too.
+    spec = TournamentSpec(agents=("heuristic", "random"), games=20, seed=9, single_hand=True)
     ray_summary = run_tournament(spec, tmp_path / "ray", backend="ray", progress=False, plot=False)
     local_summary = run_tournament(spec, tmp_path / "local", workers=1, progress=False, plot=False)
     assert ray_summary == local_summary

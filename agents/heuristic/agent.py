@@ -22,9 +22,7 @@ class HeuristicAgent:
     Deterministic for a given seed: the seed only nudges bids that sit on a
     rounding boundary (by at most 0.1 trick), so that two copies with
     different seeds differ only where the rules hardly prefer one bid (which
-    keeps mirror matches from replaying the same game twice). Keeps one piece of state: the cards
-    it kept during the two-player draw (the view shows the hand only once
-    the draw is over).
+    keeps mirror matches from replaying the same game twice).
     """
 
     needs_observation = False
@@ -32,12 +30,10 @@ class HeuristicAgent:
     def __init__(self, seed: int | None = None, params: Params = DEFAULT) -> None:
         self.rng = random.Random(seed)
         self.params = params
-        self._draw_hand: tuple[int, int] | None = None  # (hand number, kept cards seen so far)
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         if seed is not None:
             self.rng.seed(seed)
-        self._draw_hand = None
 
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
         phase = view.phase
@@ -58,12 +54,6 @@ class HeuristicAgent:
         raise ValueError(f"HeuristicAgent has no rule for phase {phase!r}")
 
     def _draw(self, view: PlayerView) -> int:
-        """Two-player draw: keep the offered card if it beats an unseen card on average."""
-        if self._draw_hand is None or self._draw_hand[0] != view.hand_number:
-            self._draw_hand = (view.hand_number, 0)
-        kept = self._draw_hand[1] | mask_of(view.hand)
-        seen = kept | mask_of(view.discarded)
-        keep = keep_offered(view.offered, seen)
-        if keep:
-            self._draw_hand = (view.hand_number, kept | 1 << view.offered)
-        return A.KEEP if keep else A.DISCARD
+        """Two-player draw: keep the offered card if it beats, on average, a card I have not seen."""
+        seen = mask_of(view.hand) | mask_of(view.discarded)
+        return A.KEEP if keep_offered(view.offered, seen) else A.DISCARD
