@@ -194,3 +194,14 @@ def test_config_file_and_flags(tmp_path):
     assert config_from_args(parser.parse_args([]), load_config_file(tmp_path / "c.json")).ent_coef == 0.02
     with pytest.raises(ValueError, match="unknown config keys"):
         PPOConfig.from_dict({"learning_rat": 1})
+
+
+def test_init_policy_starts_from_given_weights(tmp_path):
+    start = ActorCritic(observation_size(4), [32], observation_size(4, "oracle"))
+    save_policy(start, tmp_path / "start.pt", 4)
+    argv = TINY + ["--total-updates", "0", "--init-policy", str(tmp_path / "start.pt"),
+                   "--run-dir", str(tmp_path / "r")]
+    assert train_main(argv) == 0
+    loaded, _ = load_policy(tmp_path / "r" / "policy.pt")
+    for key, value in start.state_dict().items():
+        assert torch.equal(value, loaded.state_dict()[key]), key

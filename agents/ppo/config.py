@@ -55,6 +55,8 @@ class PPOConfig:
     random_agent: str = "random"
     pool_size: int = 10  # most recent snapshots kept
     snapshot_every: int = 10  # updates between snapshots added to the pool
+    init_policy: str = ""  # start from these weights (a policy file or checkpoint of the same shape) instead
+    # of a fresh network; behaviour cloning, if asked for, then runs on top
     # --- behaviour cloning on heuristic games before PPO (0 hands = off)
     bc_hands: int = 0
     bc_epochs: int = 4

@@ -45,7 +45,15 @@ from torch import nn
 
 from .buffer import Batch, RolloutBuffer
 from .config import PPOConfig, add_config_arguments, config_from_args, load_config_file
-from .model import ActorCritic, atomic_save, masked_entropy, masked_log_probs, policy_state, save_policy
+from .model import (
+    ActorCritic,
+    atomic_save,
+    load_policy,
+    masked_entropy,
+    masked_log_probs,
+    policy_state,
+    save_policy,
+)
 from .rollout import LEARNER, Collector, HandResult, Key
 
 OPPONENT_KINDS = ("self", "pool", "heuristic", "random")
@@ -353,6 +361,9 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     info_path.write_text(json.dumps(info, indent=2) + "\n")
     log = RunLog(run_dir, state["update"] if resume else None)
 
+    if not resume and cfg.init_policy:
+        model.load_state_dict(load_policy(cfg.init_policy)[0].state_dict())
+        info["init_policy"] = cfg.init_policy
     if not resume and cfg.bc_hands > 0:
         start = time.perf_counter()
         bc = behaviour_clone(cfg, model, collector, rng, generator, progress)
