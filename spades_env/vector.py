@@ -95,14 +95,15 @@ class _Backend:
         self.is_torch = device not in (None, "numpy")
         if not self.is_torch:
             self.xp, self.device = np, None
-            self.f32, self.f64, self.i64, self.bool = np.float32, np.float64, np.int64, np.bool_
+            self.f32, self.f64, self.i64, self.u8, self.bool = np.float32, np.float64, np.int64, np.uint8, np.bool_
             return
         import torch
 
         if device == "torch":
             device = "cuda" if torch.cuda.is_available() else "cpu"
         self.xp, self.device = torch, torch.device(device)
-        self.f32, self.f64, self.i64, self.bool = torch.float32, torch.float64, torch.int64, torch.bool
+        self.f32, self.f64, self.i64, self.u8, self.bool = (torch.float32, torch.float64, torch.int64, torch.uint8,
+                                                            torch.bool)
         self._bits = torch.arange(64, device=self.device)
 
     def zeros(self, shape, dtype):
@@ -151,10 +152,15 @@ class _Backend:
         return x.index_select(0, flags.nonzero().view(-1)) if self.is_torch else x[flags]
 
     def unpack(self, masks, width: int = NUM_CARDS):
-        """Card bitmasks (any shape, int64) as booleans with a last axis of ``width``."""
+        """Bitmasks as booleans: int64 masks of shape (..., w) (w words, little end first; w = 1 may be
+        dropped) give (..., width) with bit i of the whole at index i."""
+        if width > 64 and masks.shape[-1] * 64 < width:
+            raise ValueError(f"{masks.shape[-1]} words hold fewer than {width} bits")
+        lead = masks.shape[:-1] if width > 64 else masks.shape
         if self.is_torch:
-            return (masks[..., None] >> self._bits[:width]) & 1 == 1
-        raw = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(*masks.shape, 8)
+            bits = (masks.reshape(*lead, -1)[..., None] >> self._bits) & 1 == 1
+            return bits.reshape(*lead, -1)[..., :width]
+        raw = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(*lead, -1)
         return np.unpackbits(raw, axis=-1, count=width, bitorder="little").view(bool)
 
     def astype(self, x, dtype):
@@ -239,11 +245,28 @@ class VectorSpades:
 
         # Offsets of the observation blocks and index tables.
         self._off = off = {name: b.start for name, b in layout(n, "default").items()}
+        blocks = layout(n, "default")
+        real_names = [name for name in ("tricks", "stock", "discard_pile", "scores", "bags", "target")
+                      if name in blocks]
+        # _roff[name]: offset of a fractional block in a row of _reals; _real_spans: (obs start, stop, reals start)
+        # of the contiguous runs of fractional blocks in the observation.
+        self._roff, self._real_spans, width = {}, [], 0
+        for name in real_names:
+            block = blocks[name]
+            self._roff[name] = width
+            if self._real_spans and self._real_spans[-1][1] == block.start:
+                start, _, rstart = self._real_spans.pop()
+                self._real_spans.append((start, block.stop, rstart))
+            else:
+                self._real_spans.append((block.start, block.stop, width))
+            width += block.size
+        self._num_reals = width
         self._ar = be.arange(B)
         seats = np.arange(n)
         rel = (seats[:, None] - seats[None, :]) % n  # rel[p, o]: where seat p sits in observer o's frame
         # _rows[b, o]: flat offset of observer o's row in game b.
         self._rows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * D, i64)
+        self._rrows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * width, i64)  # the same in _reals
         # _seat_at[block][p, o]: offset in observer o's row of seat p's entry of a per-seat block.
         widths = {"bids": BID_CODES, "tricks": 1, "trick": NUM_CARDS, "leader": 1, "played": NUM_CARDS, "voids": 4,
                   "to_act": 1, "dealer": 1}
@@ -267,21 +290,28 @@ class VectorSpades:
         # The legal mask by phase: which hand (0: none, 1: the whole hand, 2: the legal plays) gives the
         # card ids, and the fixed non-card ids 52..70.
         low = 0 if cfg.nil else 1
-        rows = np.zeros((len(Phase), A.NUM_ACTIONS - NUM_CARDS), bool)
-        rows[BID, low:A.MAX_BID + 1] = True
-        rows[BLIND, [A.BLIND_NIL - NUM_CARDS, A.LOOK - NUM_CARDS]] = True
-        rows[DRAW, [A.KEEP - NUM_CARDS, A.DISCARD - NUM_CARDS]] = True
-        rows[REPLACE, A.DONE - NUM_CARDS] = True
-        self._other_actions = be.asarray(rows, bool_)
+        # Action ids 52..70 by phase, as bits of two int64 words: ids 52..63 above the 52 card bits of the
+        # first word, ids 64..70 in the second, so that one unpacking gives the whole (B, 71) mask.
+        other = {BID: range(A.BID_BASE + low, A.BID_BASE + A.MAX_BID + 1), BLIND: (A.BLIND_NIL, A.LOOK),
+                 DRAW: (A.KEEP, A.DISCARD), REPLACE: (A.DONE,)}
+        words = np.zeros((len(Phase), 2), np.uint64)
+        for phase, ids in other.items():
+            for i in ids:
+                words[phase, i // 64] |= np.uint64(1 << (i % 64))
+        self._other_actions = be.asarray(words.view(np.int64), i64)
         card_source = np.zeros(len(Phase), np.int64)
         card_source[[PASS, REPLACE]] = 1
         card_source[PLAY] = 2
         self._card_source = be.asarray(card_source, i64)
 
         # Game state. Per game: (B,); per seat: flat (B * n,) indexed by game * n + seat.
-        self.obs_buffer = be.zeros((B, n, D), f32)  # [b, p]: seat p's observation in game b
-        self._flat = self.obs_buffer.reshape(-1)
-        self._obs_rows = self.obs_buffer.reshape(B * n, D)
+        # Every seat's observation, kept in two parts so that the hot data stays in cache: the 0/1
+        # entries as uint8 in the observation's own layout (the other entries stay 0 there), and the
+        # few fractional blocks (tricks / 13, scores, bags, target, stock, discard pile) as float32.
+        self._flags = be.zeros((B * n, D), be.u8)  # row game * n + p: seat p's observation in game b
+        self._flat = self._flags.reshape(-1)
+        self._reals = be.zeros((B * n, self._num_reals), f32)
+        self._rflat = self._reals.reshape(-1)
         self.final_observations = be.zeros((B, n, D), f32)
         self.hands = be.zeros(B * n, i64)  # 52-bit masks
         self.bids = be.full(B * n, -1, i64)  # -1: not yet bid
@@ -455,7 +485,7 @@ class VectorSpades:
         """Write the hand block of seat ``seat``'s row from its hand (the player looks)."""
         be = self._be
         at = self._own_row(games, seat)[:, None] + self._off["hand"] + self._card_ids
-        be.put(self._flat, at, be.astype(be.unpack(be.take(self.hands, games * self.num_players + seat)), be.f32))
+        be.put(self._flat, at, be.astype(be.unpack(be.take(self.hands, games * self.num_players + seat)), be.u8))
 
     def _bid(self, games, action) -> None:
         self._record_bid(games, self._be.take(self.current_player, games), action - A.BID_BASE, blind=False)
@@ -487,8 +517,8 @@ class VectorSpades:
         be.put(self.bids, seat, bid)
         be.put(self.blind, seat, blind)
         at = self._seat_entries(games, "bids", player)
-        be.put(self._flat, at, 0.0)
-        be.put(self._flat, at + (BID_CODES - 1 if blind else bid[:, None] + 1), 1.0)
+        be.put(self._flat, at, 0)
+        be.put(self._flat, at + (BID_CODES - 1 if blind else bid[:, None] + 1), 1)
 
     def _bidding_order(self, games):
         """(k, n) seats in bidding order: the seat after the dealer (first drawer) first."""
@@ -558,10 +588,10 @@ class VectorSpades:
         be.put(self.hands, games * n + giver, be.take(self.hands, games * n + giver) ^ bit)
         be.put(self.hands, games * n + receiver, be.take(self.hands, games * n + receiver) | bit)
         giver_row, receiver_row = self._own_row(games, giver), self._own_row(games, receiver)
-        be.put(self._flat, giver_row + off["hand"] + card, 0.0)
-        be.put(self._flat, receiver_row + off["hand"] + card, 1.0)
-        be.put(self._flat, giver_row + off["passed"] + card, 1.0)
-        be.put(self._flat, receiver_row + off["received"] + card, 1.0)
+        be.put(self._flat, giver_row + off["hand"] + card, 0)
+        be.put(self._flat, receiver_row + off["hand"] + card, 1)
+        be.put(self._flat, giver_row + off["passed"] + card, 1)
+        be.put(self._flat, receiver_row + off["received"] + card, 1)
         done = be.take(self.passes_done, games) + 1
         be.put(self.passes_done, games, done)
         finished = done == be.take(self.num_passes, games)
@@ -586,8 +616,7 @@ class VectorSpades:
             if len(draw_games):
                 be.put(self.phase, draw_games, DRAW)
                 top = be.take(self.stock, draw_games * NUM_CARDS + be.take(self.stock_pos, draw_games))
-                be.put(self._flat, self._own_row(draw_games, be.compress(drawing, player)) + off["offered"] + top,
-                       1.0)
+                be.put(self._flat, self._own_row(draw_games, be.compress(drawing, player)) + off["offered"] + top, 1)
             auto = be.compress(decided & blind, games)
             games = self._draw(auto, be.full(len(auto), True, be.bool), seen=False) if len(auto) else auto
 
@@ -610,12 +639,12 @@ class VectorSpades:
         be.put(self.pile, games, be.take(self.pile, games) | (1 << dropped))
         own = self._own_row(games, player)
         if seen:  # the drawer has looked: the kept card shows, the dropped one is a known discard
-            be.put(flat, own + off["hand"] + kept, 1.0)
-            be.put(flat, own + off["discarded"] + dropped, 1.0)
-            be.put(flat, own + off["offered"] + first, 0.0)
-        rows = be.take(self._rows, games)
-        be.put(flat, rows + off["stock"], be.take(self._stock_value, pos)[:, None])
-        be.put(flat, rows + off["discard_pile"], be.take(self._pile_value, pos)[:, None])
+            be.put(flat, own + off["hand"] + kept, 1)
+            be.put(flat, own + off["discarded"] + dropped, 1)
+            be.put(flat, own + off["offered"] + first, 0)
+        rrows = be.take(self._rrows, games)
+        be.put(self._rflat, rrows + self._roff["stock"], be.take(self._stock_value, pos)[:, None])
+        be.put(self._rflat, rrows + self._roff["discard_pile"], be.take(self._pile_value, pos)[:, None])
         more = pos < NUM_CARDS
         going = be.compress(more, games)
         be.put(self.current_player, going, 1 - be.compress(more, player))
@@ -623,7 +652,7 @@ class VectorSpades:
         if len(ended):  # the stock is empty: both players look at their hands and the bidding starts
             both = ended[:, None] * n + self._seat_ids
             at = (both * self.observation_size + off["hand"])[:, :, None] + self._card_ids
-            be.put(flat, at, be.astype(be.unpack(be.take(self.hands, both)), be.f32))
+            be.put(flat, at, be.astype(be.unpack(be.take(self.hands, both)), be.u8))
             self._advance_bidding(ended)
         return going
 
@@ -647,10 +676,10 @@ class VectorSpades:
             be.put(self.pile, swaps, be.take(self.pile, swaps) ^ drawn_bit | bit)
             be.put(self.returned, swaps, be.take(self.returned, swaps) | bit)
             own = self._own_row(swaps, who)
-            be.put(flat, own + off["hand"] + card, 0.0)
-            be.put(flat, own + off["hand"] + drawn, 1.0)
-            be.put(flat, own + off["discarded"] + card, 1.0)
-            be.put(flat, own + off["replaced"] + drawn, 1.0)
+            be.put(flat, own + off["hand"] + card, 0)
+            be.put(flat, own + off["hand"] + drawn, 1)
+            be.put(flat, own + off["discarded"] + card, 1)
+            be.put(flat, own + off["replaced"] + drawn, 1)
             be.put(self.replaced, swaps, be.take(self.replaced, swaps) + 1)
         finished = ~swapping | (be.take(self.replaced, games) == MAX_REPLACEMENTS)
         done = be.compress(finished, games)
@@ -681,10 +710,10 @@ class VectorSpades:
         player = be.take(self.current_player, games)
         seat = games * n + player
         be.put(self.hands, seat, be.take(self.hands, seat) ^ (1 << card))
-        be.put(flat, seat * self.observation_size + off["hand"] + card, 0.0)
+        be.put(flat, seat * self.observation_size + off["hand"] + card, 0)
         played = be.take(self._entries["played"], seat) + card[:, None]
-        be.put(flat, played, 1.0)
-        be.put(flat, played + (off["trick"] - off["played"]), 1.0)  # cleared when the trick is complete
+        be.put(flat, played, 1)
+        be.put(flat, played + (off["trick"] - off["played"]), 1)  # cleared when the trick is complete
         suit = card // 13
         size = be.take(self.trick_len, games)
         led = xp.where(size == 0, suit, be.take(self.led, games))
@@ -693,11 +722,11 @@ class VectorSpades:
         shown_out = be.nonzero(off_suit)
         if len(shown_out):  # a void is shown; writing it again later is harmless
             voids = self._seat_entries(be.take(games, shown_out), "voids", be.take(player, shown_out))
-            be.put(flat, voids + be.take(led, shown_out)[:, None], 1.0)
+            be.put(flat, voids + be.take(led, shown_out)[:, None], 1)
         breaks = be.nonzero((suit == SPADES) & ~be.take(self.broken, games))  # led only when allowed
         if len(breaks):
             be.put(self.broken, be.take(games, breaks), True)
-            be.put(flat, be.take(self._rows, be.take(games, breaks)) + off["spades_broken"], 1.0)
+            be.put(flat, be.take(self._rows, be.take(games, breaks)) + off["spades_broken"], 1)
         be.put(self.trick_cards, seat, card)
         size = size + 1
         be.put(self.trick_len, games, size)
@@ -716,13 +745,14 @@ class VectorSpades:
         key = xp.where(suits == SPADES, cards + 100, xp.where(suits == be.take(self.led, games)[:, None], cards, -1))
         winner = key.argmax(axis=1)
         # Clear the trick block: seat s's card in observer o's row.
-        be.put(flat, rows[:, None, :] + self._seat_at["trick"][None] + cards[:, :, None], 0.0)
+        be.put(flat, rows[:, None, :] + self._seat_at["trick"][None] + cards[:, :, None], 0)
         won = games * n + winner
         count = be.take(self.tricks, won) + 1
         be.put(self.tricks, won, count)
-        be.put(flat, rows + be.take(self._seat_at["tricks"], winner), be.take(self._tricks_value, count)[:, None])
-        be.put(flat, rows + be.take(self._seat_at["leader"], be.take(self.leader, games)), 0.0)
-        be.put(flat, rows + be.take(self._seat_at["leader"], winner), 1.0)
+        be.put(self._rflat, be.take(self._rrows, games) + self._roff["tricks"] + be.take(self._rel, winner),
+               be.take(self._tricks_value, count)[:, None])
+        be.put(flat, rows + be.take(self._seat_at["leader"], be.take(self.leader, games)), 0)
+        be.put(flat, rows + be.take(self._seat_at["leader"], winner), 1)
         be.put(self.leader, games, winner)
         be.put(self.current_player, games, winner)
         be.put(self.trick_len, games, 0)
@@ -732,13 +762,14 @@ class VectorSpades:
     def _update_turn_blocks(self, old_phase, old_seat) -> None:
         """Move the ``to_act`` and ``phase`` one-hots of every observer after a step."""
         be, flat, to_act = self._be, self._flat, self._entries["to_act"]
-        be.put(flat, be.take(to_act, old_seat), 0.0)
-        be.put(flat, be.take(to_act, self._acting_seat), 1.0)
-        changed = be.nonzero(self.phase != old_phase)
+        be.put(flat, be.take(to_act, old_seat), 0)
+        be.put(flat, be.take(to_act, self._acting_seat), 1)
+        moved = self.phase != old_phase
+        changed = be.nonzero(moved) if bool(moved.any()) else ()
         if len(changed):
             rows = be.take(self._rows, changed) + self._off["phase"]
-            be.put(flat, rows + be.take(old_phase, changed)[:, None], 0.0)
-            be.put(flat, rows + be.take(self.phase, changed)[:, None], 1.0)
+            be.put(flat, rows + be.take(old_phase, changed)[:, None], 0)
+            be.put(flat, rows + be.take(self.phase, changed)[:, None], 1)
 
     # ------------------------------------------------------------- scoring
 
@@ -829,11 +860,12 @@ class VectorSpades:
         """The game-over observation (phase GAME_OVER, nobody to act, final totals), kept before the reset."""
         be, flat, off = self._be, self._flat, self._off
         rows = be.take(self._rows, games)
-        be.put(flat, rows + off["phase"] + PLAY, 0.0)
-        be.put(flat, rows + off["phase"] + GAME_OVER, 1.0)
-        be.put(flat, self._seat_entries(games, "to_act", be.take(self.current_player, games)), 0.0)
-        self._write_totals(games, rows)
-        be.put(self.final_observations, games, be.take(self.obs_buffer, games))
+        be.put(flat, rows + off["phase"] + PLAY, 0)
+        be.put(flat, rows + off["phase"] + GAME_OVER, 1)
+        be.put(flat, self._seat_entries(games, "to_act", be.take(self.current_player, games)), 0)
+        self._write_totals(games)
+        seats = games[:, None] * self.num_players + self._seat_ids
+        be.put(self.final_observations, games, self._observations(seats))
 
     # ------------------------------------------------------------ new hands
 
@@ -882,33 +914,34 @@ class VectorSpades:
         be.put(self.phase, games, phase)
 
         rows = be.take(self._rows, games)
-        be.put(self._obs_rows, seats, 0.0)
+        be.put(self._flags, seats, 0)
+        be.put(self._reals, seats, 0.0)
         hand_at = rows[:, :, None] + off["hand"] + self._card_ids
-        be.put(flat, hand_at, be.astype(be.unpack(be.take(self.hands, seats)) & ~may_blind[:, :, None], be.f32))
-        be.put(flat, rows[:, :, None] + self._seat_at["bids"][None], 1.0)  # code 0: nobody has bid
-        be.put(flat, rows + be.take(self._seat_at["leader"], (dealer + 1) % n), 1.0)
-        be.put(flat, rows + be.take(self._seat_at["to_act"], first), 1.0)
-        be.put(flat, rows + be.take(self._seat_at["dealer"], dealer), 1.0)
-        be.put(flat, rows + off["phase"] + phase[:, None], 1.0)
-        be.put(flat, rows + off["target"], min(cfg.target_score / 1000, SCORE_CLIP))
+        be.put(flat, hand_at, be.astype(be.unpack(be.take(self.hands, seats)) & ~may_blind[:, :, None], be.u8))
+        be.put(flat, rows[:, :, None] + self._seat_at["bids"][None], 1)  # code 0: nobody has bid
+        be.put(flat, rows + be.take(self._seat_at["leader"], (dealer + 1) % n), 1)
+        be.put(flat, rows + be.take(self._seat_at["to_act"], first), 1)
+        be.put(flat, rows + be.take(self._seat_at["dealer"], dealer), 1)
+        be.put(flat, rows + off["phase"] + phase[:, None], 1)
+        rrows = be.take(self._rrows, games)
+        be.put(self._rflat, rrows + self._roff["target"], min(cfg.target_score / 1000, SCORE_CLIP))
         if n == 2:
-            be.put(flat, rows + off["stock"], 1.0)
+            be.put(self._rflat, rrows + self._roff["stock"], 1.0)
             drawing = be.compress(phase == DRAW, games)
             if len(drawing):
                 top = be.take(self.stock, drawing * NUM_CARDS)
-                be.put(flat, self._own_row(drawing, be.take(self.current_player, drawing)) + off["offered"] + top,
-                       1.0)
-        self._write_totals(games, rows)
+                be.put(flat, self._own_row(drawing, be.take(self.current_player, drawing)) + off["offered"] + top, 1)
+        self._write_totals(games)
 
-    def _write_totals(self, games, rows) -> None:
+    def _write_totals(self, games) -> None:
         """Scores (/ target, clipped) and bags (/ bag_limit) as (own side, other side) for every observer."""
-        be, cfg, off = self._be, self.config, self._off
+        be, cfg = self._be, self.config
         scores = be.astype(be.take(self.scores, games)[:, self._side_perm], be.f64) / cfg.target_score
         bags = be.astype(be.take(self.bags, games)[:, self._side_perm], be.f64) / cfg.bag_limit
-        pair = be.arange(2)
-        be.put(self._flat, rows[:, :, None] + off["scores"] + pair,
+        rrows, pair = be.take(self._rrows, games)[:, :, None], be.arange(2)
+        be.put(self._rflat, rrows + self._roff["scores"] + pair,
                be.astype(be.xp.clip(scores, -SCORE_CLIP, SCORE_CLIP), be.f32))
-        be.put(self._flat, rows[:, :, None] + off["bags"] + pair, be.astype(bags, be.f32))
+        be.put(self._rflat, rrows + self._roff["bags"] + pair, be.astype(bags, be.f32))
 
     # --------------------------------------------------------------- views
 
@@ -923,10 +956,26 @@ class VectorSpades:
         plays = xp.where(restricted != 0, restricted, hand)
         source = be.take(self._card_source, self.phase)
         cards = xp.where(source == 2, plays, xp.where(source == 1, hand, 0))
-        return xp.concatenate([be.unpack(cards), be.take(self._other_actions, self.phase)], axis=1)
+        words = be.take(self._other_actions, self.phase)
+        words[:, 0] |= cards
+        return be.unpack(words, A.NUM_ACTIONS)
+
+    def _observations(self, seats):
+        """float32 observations (seats.shape + (D,)) of the seat indices ``seats`` (game * n + seat)."""
+        be = self._be
+        out = be.astype(be.take(self._flags, seats), be.f32)
+        reals = be.take(self._reals, seats)
+        for start, stop, rstart in self._real_spans:
+            out[..., start:stop] = reals[..., rstart:rstart + stop - start]
+        return out
+
+    @property
+    def obs_buffer(self):
+        """(B, n, D) float32: every seat's observation, row ``[b, p]`` relative to seat ``p`` (a copy)."""
+        return self._observations(self._ar[:, None] * self.num_players + self._seat_ids)
 
     def _current_obs(self):
-        return self._be.take(self._obs_rows, self._acting_seat)
+        return self._observations(self._acting_seat)
 
     def hand_record(self, game: int) -> dict:
         """The last hand scored in slot ``game``, with the fields of ``SpadesGame.hand_records`` it keeps
