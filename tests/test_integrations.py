@@ -1,6 +1,8 @@
 """The single-agent gymnasium wrapper (``spades_env/Spades-v0``): gymnasium's checker, masks, rewards, seeding."""
 
+import re
 import warnings
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -130,3 +132,14 @@ def test_opponents_argument():
         SpadesGymEnv(num_players=2, partnership=True)
     with pytest.raises(ValueError, match="illegal_action"):
         SpadesGymEnv(illegal_action="ignore")
+
+
+def test_library_docs_snippets_compile_and_name_existing_examples():
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "rl_libraries.md").read_text()
+    snippets = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(snippets) == 4
+    for i, code in enumerate(snippets):
+        compile(code, f"rl_libraries.md snippet {i}", "exec")
+    for name in re.findall(r"`(examples/\w+\.py)`", text):
+        assert (root / name).is_file(), name
