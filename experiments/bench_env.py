@@ -291,19 +291,26 @@ def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | 
 
 
 def _batch_chooser(vec, seed: int) -> Callable:
-    """A random agent for a batch: the legal id with the largest random key in each row of the mask."""
+    """A random agent for a batch. Each step draws a random priority order of the 71 action ids and every
+    game plays its legal id that comes first in it: for each game, a uniform choice among its legal ids
+    (games of one step share the order), at the cost of one column shuffle and one boolean argmax."""
     if vec.device == "numpy":
         gen = np.random.default_rng(seed)
 
         def choose(mask: np.ndarray) -> np.ndarray:
-            keys = np.frombuffer(gen.bytes(mask.size), np.uint8).reshape(mask.shape) | 1  # 1..255: legal ids win
-            return (keys * mask).argmax(axis=1)
+            order = gen.permutation(mask.shape[1])
+            return order[mask.take(order, axis=1).argmax(axis=1)]
 
         return choose
     import torch
 
     gen = torch.Generator(device=vec.device).manual_seed(seed)
-    return lambda mask: (torch.rand(mask.shape, device=vec.device, generator=gen) * mask).argmax(dim=1)
+
+    def choose_torch(mask):
+        order = torch.randperm(mask.shape[1], device=vec.device, generator=gen)
+        return order[mask[:, order].to(torch.uint8).argmax(dim=1)]
+
+    return choose_torch
 
 
 if __name__ == "__main__":

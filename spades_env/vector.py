@@ -131,7 +131,7 @@ class _Backend:
         """``x[idx]`` along the first axis: shape ``idx.shape + x.shape[1:]``."""
         if self.is_torch:
             return x.index_select(0, idx.reshape(-1)).reshape(*idx.shape, *x.shape[1:])
-        return x[idx] if x.ndim == 1 else np.take(x, idx, axis=0)  # np.take: rows several times faster
+        return x[idx] if x.ndim == 1 else x.take(idx, axis=0)  # take(): rows several times faster than x[idx]
 
     def put(self, x, idx, value) -> None:
         """``x[idx] = value`` along the first axis, ``value`` a scalar or broadcastable (no repeated indices)."""
@@ -145,7 +145,7 @@ class _Backend:
 
     def nonzero(self, flags):
         """Indices where a 1-d boolean array is true."""
-        return flags.nonzero().view(-1) if self.is_torch else np.flatnonzero(flags)
+        return flags.nonzero().view(-1) if self.is_torch else flags.nonzero()[0]
 
     def compress(self, flags, x):
         """``x[flags]`` for a 1-d boolean ``flags``."""
