@@ -143,6 +143,17 @@ class _Backend:
             full = self.xp.broadcast_to(value.to(x.dtype), (*idx.shape, *x.shape[1:]))
             x.index_copy_(0, idx.reshape(-1), full.reshape(-1, *x.shape[1:]))
 
+    def put_cols(self, x, rows, start: int, value, width: int | None = None) -> None:
+        """``x[rows, start:start + width] = value`` for a 2-d ``x`` (width defaults to value's last axis):
+        a block of columns written in the rows ``rows`` (no repeated rows)."""
+        width = value.shape[-1] if width is None else width
+        if not self.is_torch:
+            x[rows, start:start + width] = value
+        elif isinstance(value, (bool, int, float)):
+            x.narrow(1, start, width).index_fill_(0, rows.reshape(-1), value)
+        else:
+            x.narrow(1, start, width).index_copy_(0, rows.reshape(-1), value.reshape(-1, width).to(x.dtype))
+
     def nonzero(self, flags):
         """Indices where a 1-d boolean array is true."""
         return flags.nonzero().view(-1) if self.is_torch else flags.nonzero()[0]
@@ -487,9 +498,8 @@ class VectorSpades:
 
     def _show_hands(self, games, seat) -> None:
         """Write the hand block of seat ``seat``'s row from its hand (the player looks)."""
-        be = self._be
-        at = self._own_row(games, seat)[:, None] + self._off["hand"] + self._card_ids
-        be.put(self._flat, at, be.astype(be.unpack(be.take(self.hands, games * self.num_players + seat)), be.u8))
+        be, seats = self._be, games * self.num_players + seat
+        be.put_cols(self._flags, seats, self._off["hand"], be.astype(be.unpack(be.take(self.hands, seats)), be.u8))
 
     def _bid(self, games, action) -> None:
         self._record_bid(games, self._be.take(self.current_player, games), action - A.BID_BASE, blind=False)
@@ -655,8 +665,7 @@ class VectorSpades:
         ended = be.compress(~more, games)
         if len(ended):  # the stock is empty: both players look at their hands and the bidding starts
             both = ended[:, None] * n + self._seat_ids
-            at = (both * self.observation_size + off["hand"])[:, :, None] + self._card_ids
-            be.put(flat, at, be.astype(be.unpack(be.take(self.hands, both)), be.u8))
+            be.put_cols(self._flags, both, off["hand"], be.astype(be.unpack(be.take(self.hands, both)), be.u8))
             self._advance_bidding(ended)
         return going
 
@@ -748,8 +757,7 @@ class VectorSpades:
         suits = be.take(self._suit_of, cards)
         key = xp.where(suits == SPADES, cards + 100, xp.where(suits == be.take(self.led, games)[:, None], cards, -1))
         winner = key.argmax(axis=1)
-        # Clear the trick block: seat s's card in observer o's row.
-        be.put(flat, rows[:, None, :] + self._seat_at["trick"][None] + cards[:, :, None], 0)
+        be.put_cols(self._flags, seats, self._off["trick"], 0, n * NUM_CARDS)  # every observer's trick block
         won = games * n + winner
         count = be.take(self.tricks, won) + 1
         be.put(self.tricks, won, count)
@@ -868,6 +876,10 @@ class VectorSpades:
         be.put(flat, rows + off["phase"] + GAME_OVER, 1)
         be.put(flat, self._seat_entries(games, "to_act", be.take(self.current_player, games)), 0)
         self._write_totals(games)
+        if len(games) == self.num_envs:  # every game ended together (single hands): plain copies
+            self._final_flags[:] = self._flags
+            self._final_reals[:] = self._reals
+            return
         seats = games[:, None] * self.num_players + self._seat_ids
         be.put(self._final_flags, seats, be.take(self._flags, seats))
         be.put(self._final_reals, seats, be.take(self._reals, seats))
@@ -921,8 +933,8 @@ class VectorSpades:
         rows = be.take(self._rows, games)
         be.put(self._flags, seats, 0)
         be.put(self._reals, seats, 0.0)
-        hand_at = rows[:, :, None] + off["hand"] + self._card_ids
-        be.put(flat, hand_at, be.astype(be.unpack(be.take(self.hands, seats)) & ~may_blind[:, :, None], be.u8))
+        be.put_cols(self._flags, seats, off["hand"],
+                    be.astype(be.unpack(be.take(self.hands, seats)) & ~may_blind[:, :, None], be.u8))
         be.put(flat, rows[:, :, None] + self._seat_at["bids"][None], 1)  # code 0: nobody has bid
         be.put(flat, rows + be.take(self._seat_at["leader"], (dealer + 1) % n), 1)
         be.put(flat, rows + be.take(self._seat_at["to_act"], first), 1)
@@ -943,10 +955,10 @@ class VectorSpades:
         be, cfg = self._be, self.config
         scores = be.astype(be.take(self.scores, games)[:, self._side_perm], be.f64) / cfg.target_score
         bags = be.astype(be.take(self.bags, games)[:, self._side_perm], be.f64) / cfg.bag_limit
-        rrows, pair = be.take(self._rrows, games)[:, :, None], be.arange(2)
-        be.put(self._rflat, rrows + self._roff["scores"] + pair,
-               be.astype(be.xp.clip(scores, -SCORE_CLIP, SCORE_CLIP), be.f32))
-        be.put(self._rflat, rrows + self._roff["bags"] + pair, be.astype(bags, be.f32))
+        seats = games[:, None] * self.num_players + self._seat_ids
+        scores = be.xp.clip(scores, -SCORE_CLIP, SCORE_CLIP)
+        be.put_cols(self._reals, seats, self._roff["scores"], be.astype(scores, be.f32))
+        be.put_cols(self._reals, seats, self._roff["bags"], be.astype(bags, be.f32))
 
     # --------------------------------------------------------------- views
 
