@@ -374,6 +374,9 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     if not resume:
         save_policy(model, policy_path, cfg.num_players, {"update": 0, "decisions": 0})
         save_checkpoint(ckpt_path, model, optimizer, pool, state, rng, generator, cfg)
+        if cfg.keep_policy_every:
+            save_policy(model, run_dir / "policies" / "update_000000.pt", cfg.num_players,
+                        {"update": 0, "decisions": 0})
         if evaluate_fn is not None and cfg.eval_deals > 0:  # the starting point (after behaviour cloning, if any)
             result = evaluate_fn(policy_path, cfg)
             log.log(log.evals, EVAL_FIELDS, {**{k: state[k] for k in ("update", "decisions", "wall_s")}, **result},
