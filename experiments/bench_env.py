@@ -253,13 +253,15 @@ def main(argv: list[str] | None = None) -> int:
 # ------------------------------------------------------------ the batched engine (issue 7)
 
 VECTOR_BATCH_SIZES = (1, 64, 256, 1024, 4096)
+GPU_BATCH_SIZES = (1024, 4096, 16384, 65536)  # a GPU needs far more games per call to be busy
 
 
 def vector_rows(device: str | None = None) -> list[tuple[str, Callable[[Budget, random.Random], Tally | None]]]:
     """One row per batch size of the batched engine, on numpy or on a torch ``device``."""
     where = "" if device is None else f", {device}"
+    sizes = GPU_BATCH_SIZES if device is not None and device.startswith("cuda") else VECTOR_BATCH_SIZES
     return [(f"vector engine, B={size}{where}", functools.partial(run_vector, num_envs=size, device=device))
-            for size in VECTOR_BATCH_SIZES]
+            for size in sizes]
 
 
 def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | None = None) -> Tally | None:
