@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 import ray
+import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -47,6 +48,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=5)
     args = parser.parse_args()
+    torch.set_num_threads(1)  # small networks: more CPU threads only contend
     ray.init(include_dashboard=False)
     for i, learners in enumerate(train(args.iterations, single_hand=True)):
         print(i, {team: round(float(learners[team]["total_loss"]), 4) for team in TEAMS})

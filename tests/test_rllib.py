@@ -17,9 +17,12 @@ def test_env_keys_and_rewards():
     env = RLlibSpadesEnv({"single_hand": True})
     obs, _ = env.reset(seed=1)
     (agent, o), = obs.items()
-    assert set(o) == {"observations", "action_mask"} and o["action_mask"].dtype == np.float32
+    assert set(o) == {"observations", "action_mask"}
     assert env.observation_space[agent].contains(o)
     assert team_of("player_2") == "team_0" and team_of("player_3") == "team_1"
+    text_env = RLlibSpadesEnv({"render_mode": "ansi"})
+    text_env.reset(seed=1)
+    assert "player_0" in text_env.render()
     totals = dict.fromkeys(env.possible_agents, 0.0)
     rng = np.random.default_rng(0)
     done = False

@@ -1,9 +1,10 @@
-"""Adapters to RL libraries.
+"""Adapters to RL libraries (see docs/rl_libraries.md).
 
-:class:`SpadesGymEnv` is a single-agent gymnasium environment (registered as
-``"spades_env/Spades-v0"`` when this package is imported); the per-library
-modules (:mod:`.sb3`, :mod:`.torchrl`, :mod:`.tianshou`, :mod:`.rllib`) import
-their library and are imported on demand only.
+:class:`SpadesGymEnv` is a single-agent gymnasium environment, registered as
+``"spades_env/Spades-v0"`` when this package is imported (it is what
+sb3-contrib's ``MaskablePPO`` trains on). The modules :mod:`.torchrl`,
+:mod:`.tianshou` and :mod:`.rllib` import their library, so they are imported
+on demand only, each needing its extra (``pip install -e ".[torchrl]"``, ...).
 """
 
 from .gym_env import ENV_ID, SpadesGymEnv, register

@@ -5,16 +5,15 @@ convention (what the seat accrued since its previous turn, and every seat's
 remainder when the game ends), which is right for a turn-based game. What it
 lacks is the layout RLlib's action-masking RLModule
 (``ray.rllib.examples.rl_modules.classes.action_masking_rlm.ActionMaskingTorchRLModule``)
-expects: a ``Dict`` with ``"observations"`` (plural) and a float
-``"action_mask"`` (the module takes ``log`` of it). :class:`RLlibSpadesEnv`
-renames and casts; the game is untouched.
+expects: a ``Dict`` with ``"observations"`` (plural; ``spades_v0`` says
+``"observation"``) and ``"action_mask"``. :class:`RLlibSpadesEnv` renames the
+key; the game and its values are untouched.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
@@ -34,15 +33,10 @@ class RLlibSpadesEnv(PettingZooEnv):
 
     def __init__(self, config: dict | None = None) -> None:
         super().__init__(spades_v0.env(**dict(config or {})))
-        space = {}
-        for agent, agent_space in self.observation_spaces.items():
-            mask = agent_space["action_mask"]
-            space[agent] = spaces.Dict({
-                "observations": agent_space["observation"],
-                "action_mask": spaces.Box(0.0, 1.0, shape=mask.shape, dtype=np.float32),
-            })
-        self.observation_spaces = space
-        self.observation_space = spaces.Dict(space)
+        self.observation_spaces = {agent: spaces.Dict({"observations": space["observation"],
+                                                       "action_mask": space["action_mask"]})
+                                   for agent, space in self.observation_spaces.items()}
+        self.observation_space = spaces.Dict(self.observation_spaces)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         obs, infos = super().reset(seed=seed, options=options)
@@ -57,5 +51,4 @@ class RLlibSpadesEnv(PettingZooEnv):
 
 
 def _rename(obs: dict[str, dict]) -> dict[str, dict]:
-    return {agent: {"observations": o["observation"], "action_mask": o["action_mask"].astype(np.float32)}
-            for agent, o in obs.items()}
+    return {agent: {"observations": o["observation"], "action_mask": o["action_mask"]} for agent, o in obs.items()}
