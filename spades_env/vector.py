@@ -273,20 +273,22 @@ class VectorSpades:
             width += block.size
         self._num_reals = width
         self._ar = be.arange(B)
+        self._out_rows = self._ar * D  # where each game's row starts in a (B, D) observation batch
         seats = np.arange(n)
         rel = (seats[:, None] - seats[None, :]) % n  # rel[p, o]: where seat p sits in observer o's frame
         # _rows[b, o]: flat offset of observer o's row in game b.
         self._rows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * D, i64)
         self._rrows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * width, i64)  # the same in _reals
         # _seat_at[block][p, o]: offset in observer o's row of seat p's entry of a per-seat block.
-        widths = {"bids": BID_CODES, "tricks": 1, "trick": NUM_CARDS, "leader": 1, "played": NUM_CARDS, "voids": 4,
-                  "to_act": 1, "dealer": 1}
+        widths = {"bids": BID_CODES, "leader": 1, "voids": 4, "dealer": 1}
         self._seat_at = {name: be.asarray(off[name] + rel * w, i64) for name, w in widths.items()}
         # The hot blocks as one table per seat index (game * n + seat): flat indices (n,) of that seat's
         # entry in every observer's row of game b. One gather instead of two gathers and an add.
         game_rows = (np.arange(B)[:, None] * n + seats[None, :]) * D  # (B, o)
-        self._entries = {name: be.asarray((game_rows[:, None, :] + off[name] + rel[None] * widths[name])
-                                          .reshape(B * n, n), i64) for name in ("played", "to_act")}
+        self._entries = {"played": be.asarray((game_rows[:, None, :] + off["played"] + rel[None] * NUM_CARDS)
+                                              .reshape(B * n, n), i64)}
+        # _trick_at[o, s]: offset of seat s's row of the trick block in observer o's observation.
+        self._trick_at = be.asarray(off["trick"] + rel.T * NUM_CARDS, i64)
         self._rel = be.asarray(rel, i64)
         # (own side, other side) of each observer, to lay out the per-side blocks.
         self._side_perm = be.asarray([[o % 2, 1 - o % 2] for o in range(n)], i64)
@@ -322,6 +324,8 @@ class VectorSpades:
         # Every seat's observation, kept in two parts so that the hot data stays in cache: the 0/1
         # entries as uint8 in the observation's own layout (the other entries stay 0 there), and the
         # few fractional blocks (tricks / 13, scores, bags, target, stock, discard pile) as float32.
+        # The blocks that change at nearly every step (phase, to_act, the current trick) stay 0 here:
+        # they are written into the float32 observations when these are built, from the game state.
         self._flags = be.zeros((B * n, D), be.u8)  # row game * n + p: seat p's observation in game b
         self._flat = self._flags.reshape(-1)
         self._reals = be.zeros((B * n, self._num_reals), f32)
@@ -451,7 +455,7 @@ class VectorSpades:
         self._terminated = be.zeros(B, be.bool)
         self._truncated = be.zeros(B, be.bool)
         self._hand_done = be.zeros(B, be.bool)
-        old_phase, old_seat = be.copy(self.phase), self._acting_seat
+        old_phase = be.copy(self.phase)
         # Games grouped by phase before any moves (a game changes phase at most once per step).
         counts = be.to_numpy(be.xp.bincount(old_phase, minlength=len(Phase))).tolist()
         handlers = ((PLAY, self._play), (BID, self._bid), (BLIND, self._blind), (PASS, self._pass),
@@ -460,12 +464,10 @@ class VectorSpades:
                   for phase, handler in handlers if counts[phase]]
         for handler, games in groups:
             handler(games, a if len(games) == B else be.take(a, games))
-        self._acting_seat = self._ar * n + self.current_player
-        self._update_turn_blocks(old_phase, old_seat)
         ended = be.nonzero(self.tricks_done == 13)
         if len(ended):
-            self._end_hands(ended)  # new hands: new players to act
-            self._acting_seat = self._ar * n + self.current_player
+            self._end_hands(ended)
+        self._acting_seat = self._ar * n + self.current_player
         self._mask = self._legal_mask()
         return VecStep(self._current_obs(), self._mask, be.copy(self.current_player), self._rewards,
                        self._terminated, self._truncated, self._hand_done)
@@ -726,7 +728,6 @@ class VectorSpades:
         be.put(flat, seat * self.observation_size + off["hand"] + card, 0)
         played = be.take(self._entries["played"], seat) + card[:, None]
         be.put(flat, played, 1)
-        be.put(flat, played + (off["trick"] - off["played"]), 1)  # cleared when the trick is complete
         suit = be.take(self._suit_of, card)
         size = be.take(self.trick_len, games)
         led = xp.where(size == 0, suit, be.take(self.led, games))
@@ -757,7 +758,6 @@ class VectorSpades:
         suits = be.take(self._suit_of, cards)
         key = xp.where(suits == SPADES, cards + 100, xp.where(suits == be.take(self.led, games)[:, None], cards, -1))
         winner = key.argmax(axis=1)
-        be.put_cols(self._flags, seats, self._off["trick"], 0, n * NUM_CARDS)  # every observer's trick block
         won = games * n + winner
         count = be.take(self.tricks, won) + 1
         be.put(self.tricks, won, count)
@@ -770,18 +770,6 @@ class VectorSpades:
         be.put(self.trick_len, games, 0)
         be.put(self.trick_cards, seats, -1)
         be.put(self.tricks_done, games, be.take(self.tricks_done, games) + 1)
-
-    def _update_turn_blocks(self, old_phase, old_seat) -> None:
-        """Move the ``to_act`` and ``phase`` one-hots of every observer after a step."""
-        be, flat, to_act = self._be, self._flat, self._entries["to_act"]
-        be.put(flat, be.take(to_act, old_seat), 0)
-        be.put(flat, be.take(to_act, self._acting_seat), 1)
-        moved = self.phase != old_phase
-        changed = be.nonzero(moved) if bool(moved.any()) else ()
-        if len(changed):
-            rows = be.take(self._rows, changed) + self._off["phase"]
-            be.put(flat, rows + be.take(old_phase, changed)[:, None], 0)
-            be.put(flat, rows + be.take(self.phase, changed)[:, None], 1)
 
     # ------------------------------------------------------------- scoring
 
@@ -869,12 +857,9 @@ class VectorSpades:
             self._start_hands(slots, dealers, self._deals.permutations(slots))
 
     def _store_final_observations(self, games) -> None:
-        """The game-over observation (phase GAME_OVER, nobody to act, final totals), kept before the reset."""
-        be, flat, off = self._be, self._flat, self._off
-        rows = be.take(self._rows, games)
-        be.put(flat, rows + off["phase"] + PLAY, 0)
-        be.put(flat, rows + off["phase"] + GAME_OVER, 1)
-        be.put(flat, self._seat_entries(games, "to_act", be.take(self.current_player, games)), 0)
+        """The game-over observations (final totals; phase GAME_OVER, nobody to act and no trick are written
+        when they are read), kept before the slot starts a new game."""
+        be = self._be
         self._write_totals(games)
         if len(games) == self.num_envs:  # every game ended together (single hands): plain copies
             self._final_flags[:] = self._flags
@@ -937,9 +922,7 @@ class VectorSpades:
                     be.astype(be.unpack(be.take(self.hands, seats)) & ~may_blind[:, :, None], be.u8))
         be.put(flat, rows[:, :, None] + self._seat_at["bids"][None], 1)  # code 0: nobody has bid
         be.put(flat, rows + be.take(self._seat_at["leader"], (dealer + 1) % n), 1)
-        be.put(flat, rows + be.take(self._seat_at["to_act"], first), 1)
         be.put(flat, rows + be.take(self._seat_at["dealer"], dealer), 1)
-        be.put(flat, rows + off["phase"] + phase[:, None], 1)
         rrows = be.take(self._rrows, games)
         be.put(self._rflat, rrows + self._roff["target"], min(cfg.target_score / 1000, SCORE_CLIP))
         if n == 2:
@@ -977,29 +960,53 @@ class VectorSpades:
         words[:, 0] |= cards
         return be.unpack(words, A.NUM_ACTIONS)
 
-    def _observations(self, seats, final: bool = False):
-        """float32 observations (seats.shape + (D,)) of the seat indices ``seats`` (game * n + seat)."""
-        be = self._be
+    def _observations(self, games, observers, final: bool = False):
+        """float32 observations (shape S + (D,)) of seats ``observers`` in games ``games`` (both of shape S):
+        the stored rows, plus the phase, to_act and trick blocks written from the game state.
+        ``games is self._ar`` (one observation per game, in order) takes views instead of gathers."""
+        be, xp, off, n, D = self._be, self._be.xp, self._off, self.num_players, self.observation_size
+        seats = games * n + observers
         flags, reals = (self._final_flags, self._final_reals) if final else (self._flags, self._reals)
         out = be.astype(be.take(flags, seats), be.f32)
-        reals = be.take(reals, seats)
         for start, stop, rstart in self._real_spans:
-            out[..., start:stop] = reals[..., rstart:rstart + stop - start]
+            out[..., start:stop] = be.take(reals, seats)[..., rstart:rstart + stop - start]
+        flat = out.reshape(-1)
+        live = games is self._ar  # then observers are the seats to act
+        rows = self._out_rows if live else be.arange(flat.shape[0] // D).reshape(seats.shape) * D
+        if final:  # the game is over: nobody to act, no trick
+            be.put(flat, rows + off["phase"] + GAME_OVER, 1.0)
+            return out
+        be.put(flat, rows + off["phase"] + (self.phase if live else be.take(self.phase, games)), 1.0)
+        if live:
+            out[:, off["to_act"]] = 1.0  # the seat to act sees itself (seat 0 of its frame) to act
+        else:
+            to_act = be.take(self._rel.reshape(-1), be.take(self.current_player, games) * n + observers)
+            be.put(flat, rows + off["to_act"] + to_act, 1.0)
+        cards = (self.trick_cards.reshape(-1, n) if live
+                 else be.take(self.trick_cards, games[..., None] * n + self._seat_ids))  # (S, n) by seat, -1: none
+        played = cards >= 0
+        # Seat s's trick card in the observer's frame; a seat with no card writes 0 at the start of its own
+        # (empty) row of the block.
+        at = rows[..., None] + be.take(self._trick_at, observers) + xp.where(played, cards, 0)
+        be.put(flat, at, be.astype(played, be.f32))
         return out
+
+    def _all_seats(self):
+        return self._ar[:, None] + 0 * self._seat_ids, self._ar[:, None] * 0 + self._seat_ids
 
     @property
     def obs_buffer(self):
         """(B, n, D) float32: every seat's observation, row ``[b, p]`` relative to seat ``p`` (a copy)."""
-        return self._observations(self._ar[:, None] * self.num_players + self._seat_ids)
+        return self._observations(*self._all_seats())
 
     @property
     def final_observations(self):
         """(B, n, D) float32: every seat's last observation (phase GAME_OVER) of the last game that ended in
         each slot (a copy); read it for the slots flagged terminated / truncated by the step."""
-        return self._observations(self._ar[:, None] * self.num_players + self._seat_ids, final=True)
+        return self._observations(*self._all_seats(), final=True)
 
     def _current_obs(self):
-        return self._observations(self._acting_seat)
+        return self._observations(self._ar, self.current_player)
 
     def hand_record(self, game: int) -> dict:
         """The last hand scored in slot ``game``, with the fields of ``SpadesGame.hand_records`` it keeps
