@@ -40,6 +40,16 @@ Arrays are numpy by default; ``device="cuda"`` (or ``"cpu"``, ``"torch"``)
 runs the same code on torch tensors. Every indexed read and write goes
 through :meth:`_Backend.take` / :meth:`_Backend.put` on flat arrays, which
 are fast in numpy and, as ``index_select`` / ``index_copy_``, in torch.
+
+A self-play loop::
+
+    vec = VectorSpades(1024, seed=0)            # or device="cuda"
+    out = vec.reset()
+    for _ in range(steps):
+        actions = policy(out.obs, out.mask)     # one action id per game, for seat out.player[b]
+        out = vec.step(actions)
+        # out.rewards[b, p]: what seat p of game b receives on this step (all seats, not only the actor);
+        # out.terminated | out.truncated: the game in slot b ended (slot b now holds a new game).
 """
 
 from __future__ import annotations
@@ -303,11 +313,10 @@ class VectorSpades:
         # Lookups instead of integer division on the hot path.
         self._suit_of = be.asarray(np.arange(NUM_CARDS) // 13, i64)
         self._next_seat = be.asarray((seats + 1) % n, i64)
-        # The legal mask by phase: which hand (0: none, 1: the whole hand, 2: the legal plays) gives the
-        # card ids, and the fixed non-card ids 52..70.
+        # The legal mask by phase. Action ids 52..70 as bits of two int64 words: ids 52..63 above the 52
+        # card bits of the first word, ids 64..70 in the second, so that one unpacking gives the whole
+        # (B, 71) mask; and which cards are legal: 0 none, 1 the whole hand, 2 the legal plays.
         low = 0 if cfg.nil else 1
-        # Action ids 52..70 by phase, as bits of two int64 words: ids 52..63 above the 52 card bits of the
-        # first word, ids 64..70 in the second, so that one unpacking gives the whole (B, 71) mask.
         other = {BID: range(A.BID_BASE + low, A.BID_BASE + A.MAX_BID + 1), BLIND: (A.BLIND_NIL, A.LOOK),
                  DRAW: (A.KEEP, A.DISCARD), REPLACE: (A.DONE,)}
         words = np.zeros((len(Phase), 2), np.uint64)
@@ -443,8 +452,11 @@ class VectorSpades:
     def step(self, actions, check: bool = True) -> VecStep:
         """Apply ``actions[b]`` for the seat to act in every game ``b``.
 
-        With ``check`` (default) an illegal action raises ``ValueError``
-        naming the game, the action and the phase, before anything changes.
+        A game that ends on this step is flagged in ``terminated`` /
+        ``truncated`` and its slot already holds a new game in the returned
+        observation, mask and player. With ``check`` (default) an illegal
+        action raises ``ValueError`` naming the game, the action and the
+        phase, before anything changes.
         """
         be = self._be
         a = be.asarray(actions, be.i64)
@@ -455,12 +467,11 @@ class VectorSpades:
         self._terminated = be.zeros(B, be.bool)
         self._truncated = be.zeros(B, be.bool)
         self._hand_done = be.zeros(B, be.bool)
-        old_phase = be.copy(self.phase)
-        # Games grouped by phase before any moves (a game changes phase at most once per step).
-        counts = be.to_numpy(be.xp.bincount(old_phase, minlength=len(Phase))).tolist()
+        # Games grouped by phase before any move (a handler may move a game to a later phase).
+        counts = be.to_numpy(be.xp.bincount(self.phase, minlength=len(Phase))).tolist()
         handlers = ((PLAY, self._play), (BID, self._bid), (BLIND, self._blind), (PASS, self._pass),
                     (DRAW, self._draw_turn), (REPLACE, self._replace))
-        groups = [(handler, self._ar if counts[phase] == B else be.nonzero(old_phase == phase))
+        groups = [(handler, self._ar if counts[phase] == B else be.nonzero(self.phase == phase))
                   for phase, handler in handlers if counts[phase]]
         for handler, games in groups:
             handler(games, a if len(games) == B else be.take(a, games))
