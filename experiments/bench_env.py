@@ -253,18 +253,23 @@ def main(argv: list[str] | None = None) -> int:
 # ------------------------------------------------------------ the batched engine (issue 7)
 
 VECTOR_BATCH_SIZES = (1, 64, 256, 1024, 4096)
-GPU_BATCH_SIZES = (1024, 4096, 16384, 65536)  # a GPU needs far more games per call to be busy
+GPU_BATCH_SIZES = (1024, 4096, 16384, 65536, 262144)  # a GPU needs far more games per call to be busy
 
 
 def vector_rows(device: str | None = None) -> list[tuple[str, Callable[[Budget, random.Random], Tally | None]]]:
     """One row per batch size of the batched engine, on numpy or on a torch ``device``."""
     where = "" if device is None else f", {device}"
     sizes = GPU_BATCH_SIZES if device is not None and device.startswith("cuda") else VECTOR_BATCH_SIZES
-    return [(f"vector engine, B={size}{where}", functools.partial(run_vector, num_envs=size, device=device))
+    rows = [(f"vector engine, B={size}{where}", functools.partial(run_vector, num_envs=size, device=device))
             for size in sizes]
+    size = 1024 if device is None else sizes[-2]
+    rows.append((f"vector engine, 2 players, B={size}{where}",
+                 functools.partial(run_vector, num_envs=size, device=device, num_players=2)))
+    return rows
 
 
-def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | None = None) -> Tally | None:
+def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | None = None,
+               num_players: int = 4) -> Tally | None:
     """``num_envs`` single hands stepped together (same rules options as the AEC row); ``None`` when the
     torch device is not available. Every step returns the observations and masks and checks the actions;
     a random agent picks one legal action per game in one vectorised draw (timed too)."""
@@ -275,7 +280,8 @@ def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | 
 
         if device.startswith("cuda") and not torch.cuda.is_available():
             return None
-    vec = VectorSpades(num_envs, device=device, seed=rng.randrange(2**31), single_hand=True, blind_nil=False)
+    vec = VectorSpades(num_envs, num_players=num_players, device=device, seed=rng.randrange(2**31), single_hand=True,
+                       blind_nil=False)
     choose_batch = _batch_chooser(vec, rng.randrange(2**31))
     out = vec.reset()
     tally = Tally()
