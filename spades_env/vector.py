@@ -65,6 +65,7 @@ from .observations import BID_CODES, SCORE_CLIP, layout, observation_size
 from .scoring import BLIND_NIL_BONUS, NIL_BONUS, SideScore
 
 REWARD_MODES = ("score", "win")
+OBSERVATION_KINDS = ("default", "oracle")
 PASSES_PER_EXCHANGE = 6  # four players: the partner gives 3 cards, then the Blind Nil bidder gives 3 back
 MAX_REPLACEMENTS = 3  # two players: a Blind Nil bidder replaces up to 3 cards
 # Phase ids as plain ints (array libraries take them as scalars).
@@ -240,23 +241,31 @@ class _DealSource:
 class VectorSpades:
     """``num_envs`` games of Spades stepped together (see the module docstring).
 
-    ``num_players`` (4 or 2), ``reward`` (``"score"`` or ``"win"``), ``device`` (``None``/``"numpy"``:
+    ``num_players`` (4 or 2), ``observation`` (``"default"``, or ``"oracle"``: the default plus the other
+    seats' hands, for privileged critics), ``reward`` (``"score"`` or ``"win"``), ``device`` (``None``/``"numpy"``:
     numpy arrays; ``"cpu"``, ``"cuda"``, ``"torch"``: torch tensors, ``"torch"`` picking cuda when
     available), ``seed`` (the deal generator, or with ``per_game_seeds`` the generator of each new
     game's seed), ``per_game_seeds`` and every rules Option of :class:`SpadesConfig`.
     """
 
     def __init__(self, num_envs: int, num_players: int = 4, reward: str = "score", device: Any = None,
-                 seed: int | None = None, per_game_seeds: bool = False, **rules) -> None:
+                 seed: int | None = None, per_game_seeds: bool = False, observation: str = "default",
+                 **rules) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        if observation not in OBSERVATION_KINDS:
+            raise ValueError(f"observation must be one of {OBSERVATION_KINDS}, got {observation!r}")
         self.config = SpadesConfig(num_players=num_players, **rules)
         self.num_envs = B = num_envs
         self.num_players = n = num_players
         self.reward_mode = reward
-        self.observation_size = D = observation_size(n, "default")
+        # The stored rows have the default layout; the oracle kind appends the other hands when built.
+        self.observation_kind = observation
+        self.observation_size = observation_size(n, observation)
+        D = observation_size(n, "default")
+        self._row_size = D
         self.num_actions = A.NUM_ACTIONS
         be = self._be = _Backend(device)
         self.device = be.device if be.is_torch else "numpy"
@@ -283,7 +292,7 @@ class VectorSpades:
             width += block.size
         self._num_reals = width
         self._ar = be.arange(B)
-        self._out_rows = self._ar * D  # where each game's row starts in a (B, D) observation batch
+        self._out_rows = self._ar * self.observation_size  # where game b's row starts in a batch of observations
         seats = np.arange(n)
         rel = (seats[:, None] - seats[None, :]) % n  # rel[p, o]: where seat p sits in observer o's frame
         # _rows[b, o]: flat offset of observer o's row in game b.
@@ -313,6 +322,7 @@ class VectorSpades:
         # Lookups instead of integer division on the hot path.
         self._suit_of = be.asarray(np.arange(NUM_CARDS) // 13, i64)
         self._next_seat = be.asarray((seats + 1) % n, i64)
+        self._next_seats = be.asarray((seats[:, None] + np.arange(1, n)) % n, i64)  # [o]: the others, from the left
         # The legal mask by phase. Action ids 52..70 as bits of two int64 words: ids 52..63 above the 52
         # card bits of the first word, ids 64..70 in the second, so that one unpacking gives the whole
         # (B, 71) mask; and which cards are legal: 0 none, 1 the whole hand, 2 the legal plays.
@@ -507,7 +517,7 @@ class VectorSpades:
 
     def _own_row(self, games, seat):
         """Flat index (k,) where seat ``seat``'s own observation row starts."""
-        return (games * self.num_players + seat) * self.observation_size
+        return (games * self.num_players + seat) * self._row_size
 
     def _show_hands(self, games, seat) -> None:
         """Write the hand block of seat ``seat``'s row from its hand (the player looks)."""
@@ -736,7 +746,7 @@ class VectorSpades:
         player = be.take(self.current_player, games)
         seat = games * n + player
         be.put(self.hands, seat, be.take(self.hands, seat) ^ (1 << card))
-        be.put(flat, seat * self.observation_size + off["hand"] + card, 0)
+        be.put(flat, seat * self._row_size + off["hand"] + card, 0)
         played = be.take(self._entries["played"], seat) + card[:, None]
         be.put(flat, played, 1)
         suit = be.take(self._suit_of, card)
@@ -972,13 +982,21 @@ class VectorSpades:
         return be.unpack(words, A.NUM_ACTIONS)
 
     def _observations(self, games, observers, final: bool = False):
-        """float32 observations (shape S + (D,)) of seats ``observers`` in games ``games`` (both of shape S):
-        the stored rows, plus the phase, to_act and trick blocks written from the game state.
-        ``games is self._ar`` (one observation per game, in order) takes views instead of gathers."""
+        """float32 observations (shape S + (observation_size,)) of seats ``observers`` in games ``games`` (both
+        of shape S): the stored rows, plus the phase, to_act and trick blocks written from the game state
+        (and the other hands for the oracle kind). ``games is self._ar`` (one observation per game, in
+        order) takes views instead of gathers."""
         be, xp, off, n, D = self._be, self._be.xp, self._off, self.num_players, self.observation_size
         seats = games * n + observers
         flags, reals = (self._final_flags, self._final_reals) if final else (self._flags, self._reals)
-        out = be.astype(be.take(flags, seats), be.f32)
+        if self.observation_kind == "default":
+            out = be.astype(be.take(flags, seats), be.f32)
+        else:  # the other seats' hands, in seat order from the observer's left
+            out = be.zeros((*seats.shape, D), be.f32)
+            out[..., :self._row_size] = be.take(flags, seats)
+            if not final:  # at the end of a game every hand is empty
+                others = be.take(self.hands, games[..., None] * n + be.take(self._next_seats, observers))
+                out[..., self._row_size:] = be.astype(be.unpack(others), be.f32).reshape(*seats.shape, -1)
         for start, stop, rstart in self._real_spans:
             out[..., start:stop] = be.take(reals, seats)[..., rstart:rstart + stop - start]
         flat = out.reshape(-1)
@@ -1000,6 +1018,19 @@ class VectorSpades:
         # (empty) row of the block.
         at = rows[..., None] + be.take(self._trick_at, observers) + xp.where(played, cards, 0)
         be.put(flat, at, be.astype(played, be.f32))
+        return out
+
+    def state(self):
+        """(B, oracle size) float32: the global state for centralised critics, as ``spades_v0``'s
+        ``state()``: seat 0's ``"oracle"`` observation with seat 0's own hand shown even before it looks.
+        Needs ``observation="oracle"``."""
+        if self.observation_kind != "oracle":
+            raise ValueError("state() needs observation='oracle'")
+        be = self._be
+        out = self._observations(self._ar[:, None], be.zeros((self.num_envs, 1), be.i64))[:, 0]
+        start = self._off["hand"]
+        out[:, start:start + NUM_CARDS] = be.astype(be.unpack(be.take(self.hands, self._ar * self.num_players)),
+                                                   be.f32)
         return out
 
     def _all_seats(self):

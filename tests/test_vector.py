@@ -40,8 +40,8 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 class Shadow:
     """The reference env of one slot, restarted with the slot's seed whenever the slot starts a game."""
 
-    def __init__(self, reward: str, rules: dict) -> None:
-        self.env = raw_env(reward=reward, **rules)
+    def __init__(self, reward: str, rules: dict, observation: str = "default") -> None:
+        self.env = raw_env(reward=reward, observation=observation, **rules)
 
     def reset(self, seed: int, options: dict | None = None) -> None:
         self.env.reset(seed=seed, options=options)
@@ -68,15 +68,17 @@ def current_deal(vec: VectorSpades, b: int) -> dict:
 
 
 def play_differential(num_envs: int, games: int, *, reward: str = "score", seed: int = 0, start_scores=None,
-                      fixed_deals: bool = False, num_players: int = 4, per_game_seeds: bool = True, **rules) -> int:
+                      fixed_deals: bool = False, num_players: int = 4, per_game_seeds: bool = True,
+                      observation: str = "default", **rules) -> int:
     """Play until ``games`` games have finished in the batched engine, checking every step; returns decisions.
 
     With ``per_game_seeds`` the reference replays each slot's seed; otherwise (single hands only, since
     the reference cannot be handed later deals) each new game's deal is read from the engine."""
     rng = np.random.default_rng(seed)
     rules = {**rules, "num_players": num_players}
-    vec = VectorSpades(num_envs, reward=reward, seed=seed, per_game_seeds=per_game_seeds, **rules)
-    shadows = [Shadow(reward, rules) for _ in range(num_envs)]
+    vec = VectorSpades(num_envs, reward=reward, seed=seed, per_game_seeds=per_game_seeds, observation=observation,
+                       **rules)
+    shadows = [Shadow(reward, rules, observation) for _ in range(num_envs)]
     seeds = rng.integers(2**31, size=num_envs) if per_game_seeds else None
     options = [{} for _ in range(num_envs)]
     kwargs = {}
@@ -136,6 +138,8 @@ def check_same_state(vec: VectorSpades, out, shadows: list[Shadow]) -> None:
     expected = np.stack([s.observations() for s in shadows])
     assert np.array_equal(vec.obs_buffer, expected)
     assert np.array_equal(out.obs, expected[np.arange(len(shadows)), players])
+    if vec.observation_kind == "oracle":
+        assert np.array_equal(vec.state(), np.stack([s.env.state() for s in shadows]))
 
 
 def test_single_hand_games_match_reference():
@@ -157,6 +161,11 @@ def test_ties_at_the_target_play_another_hand_as_in_reference():
     # so two made contracts of the same size tie often.
     play_differential(64, 100, seed=7, start_scores=(490,), target_score=500, bag_limit=1, bag_penalty=1,
                       max_hands=6)
+
+
+def test_oracle_observations_and_state_match_reference():
+    play_differential(32, 40, seed=14, observation="oracle", max_hands=2)
+    play_differential(16, 30, seed=15, observation="oracle", num_players=2, max_hands=2)
 
 
 def test_no_nil_options_match_reference():
