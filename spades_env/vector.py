@@ -882,9 +882,10 @@ class VectorSpades:
         when they are read), kept before the slot starts a new game."""
         be = self._be
         self._write_totals(games)
-        if len(games) == self.num_envs:  # every game ended together (single hands): plain copies
-            self._final_flags[:] = self._flags
-            self._final_reals[:] = self._reals
+        if len(games) == self.num_envs:  # every game ended together (single hands): swap, all rows are rebuilt
+            self._flags, self._final_flags = self._final_flags, self._flags
+            self._reals, self._final_reals = self._final_reals, self._reals
+            self._flat, self._rflat = self._flags.reshape(-1), self._reals.reshape(-1)
             return
         seats = games[:, None] * self.num_players + self._seat_ids
         be.put(self._final_flags, seats, be.take(self._flags, seats))
@@ -997,8 +998,9 @@ class VectorSpades:
             if not final:  # at the end of a game every hand is empty
                 others = be.take(self.hands, games[..., None] * n + be.take(self._next_seats, observers))
                 out[..., self._row_size:] = be.astype(be.unpack(others), be.f32).reshape(*seats.shape, -1)
+        reals = be.take(reals, seats)
         for start, stop, rstart in self._real_spans:
-            out[..., start:stop] = be.take(reals, seats)[..., rstart:rstart + stop - start]
+            out[..., start:stop] = reals[..., rstart:rstart + stop - start]
         flat = out.reshape(-1)
         live = games is self._ar  # then observers are the seats to act
         rows = self._out_rows if live else be.arange(flat.shape[0] // D).reshape(seats.shape) * D

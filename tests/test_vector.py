@@ -188,7 +188,9 @@ def test_two_player_options_match_reference():
 
 def test_batch_deals_match_reference_on_single_hands():
     play_differential(64, 400, seed=11, per_game_seeds=False, single_hand=True)
+    # Without Blind Nil every hand has the same length: all games end on the same step.
     play_differential(32, 100, seed=12, per_game_seeds=False, single_hand=True, num_players=2, blind_nil=False)
+    play_differential(32, 96, seed=16, per_game_seeds=False, single_hand=True, blind_nil=False)
 
 
 def test_batch_deals_are_reproducible_and_complete():
