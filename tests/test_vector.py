@@ -213,6 +213,17 @@ def test_same_seed_same_deals_whatever_the_batch_size():
     assert np.array_equal(a.mask, b.mask[[1, 3]])
 
 
+def test_reset_mid_game_starts_afresh():
+    fresh, used = VectorSpades(8, seed=3), VectorSpades(8, seed=3)
+    out = used.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        out = used.step(random_actions(out.mask, rng))
+    a, b = fresh.reset(seed=21), used.reset(seed=21)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert np.array_equal(fresh.obs_buffer, used.obs_buffer)
+
+
 def test_illegal_action_raises_and_leaves_state_untouched():
     vec = VectorSpades(3, seed=0)
     out = vec.reset()
