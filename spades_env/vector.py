@@ -299,13 +299,15 @@ class VectorSpades:
         self._rows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * D, i64)
         self._rrows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * width, i64)  # the same in _reals
         # _seat_at[block][p, o]: offset in observer o's row of seat p's entry of a per-seat block.
-        widths = {"bids": BID_CODES, "leader": 1, "voids": 4, "dealer": 1}
+        widths = {"bids": BID_CODES, "leader": 1, "dealer": 1}
         self._seat_at = {name: be.asarray(off[name] + rel * w, i64) for name, w in widths.items()}
         # The hot blocks as one table per seat index (game * n + seat): flat indices (n,) of that seat's
         # entry in every observer's row of game b. One gather instead of two gathers and an add.
         game_rows = (np.arange(B)[:, None] * n + seats[None, :]) * D  # (B, o)
-        self._entries = {"played": be.asarray((game_rows[:, None, :] + off["played"] + rel[None] * NUM_CARDS)
-                                              .reshape(B * n, n), i64)}
+        self._entries = {name: be.asarray((game_rows[:, None, :] + off[name] + rel[None] * width)
+                                          .reshape(B * n, n), i64) for name, width in (("played", NUM_CARDS),
+                                                                                       ("voids", 4))}
+        self._broken_at = be.asarray(game_rows + off["spades_broken"], i64)  # (B, o)
         # _trick_at[o, s]: offset of seat s's row of the trick block in observer o's observation.
         self._trick_at = be.asarray(off["trick"] + rel.T * NUM_CARDS, i64)
         self._rel = be.asarray(rel, i64)
@@ -756,12 +758,13 @@ class VectorSpades:
         off_suit = suit != led
         shown_out = be.nonzero(off_suit)
         if len(shown_out):  # a void is shown; writing it again later is harmless
-            voids = self._seat_entries(be.take(games, shown_out), "voids", be.take(player, shown_out))
-            be.put(flat, voids + be.take(led, shown_out)[:, None], 1)
+            voids = be.take(self._entries["voids"], be.take(seat, shown_out)) + be.take(led, shown_out)[:, None]
+            be.put(flat, voids, 1)
         breaks = be.nonzero((suit == SPADES) & ~be.take(self.broken, games))  # led only when allowed
         if len(breaks):
-            be.put(self.broken, be.take(games, breaks), True)
-            be.put(flat, be.take(self._rows, be.take(games, breaks)) + off["spades_broken"], 1)
+            breaking = be.take(games, breaks)
+            be.put(self.broken, breaking, True)
+            be.put(flat, be.take(self._broken_at, breaking), 1)
         be.put(self.trick_cards, seat, card)
         size = size + 1
         be.put(self.trick_len, games, size)
