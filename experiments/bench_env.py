@@ -260,12 +260,12 @@ def vector_rows(device: str | None = None) -> list[tuple[str, Callable[[Budget, 
     """One row per batch size of the batched engine, on numpy or on a torch ``device``."""
     where = "" if device is None else f", {device}"
     sizes = GPU_BATCH_SIZES if device is not None and device.startswith("cuda") else VECTOR_BATCH_SIZES
-    rows = [(f"vector engine, B={size}{where}", functools.partial(run_vector, num_envs=size, device=device))
-            for size in sizes]
+    found = [(f"vector engine, B={size}{where}", functools.partial(run_vector, num_envs=size, device=device))
+             for size in sizes]
     size = 1024 if device is None else sizes[-2]
-    rows.append((f"vector engine, 2 players, B={size}{where}",
-                 functools.partial(run_vector, num_envs=size, device=device, num_players=2)))
-    return rows
+    found.append((f"vector engine, 2 players, B={size}{where}",
+                  functools.partial(run_vector, num_envs=size, device=device, num_players=2)))
+    return found
 
 
 def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | None = None,
