@@ -396,7 +396,7 @@ class VectorSpades:
         """Seed of the game now in each slot (``per_game_seeds`` only): it replays ``SpadesGame().reset(seed)``."""
         if not self._deals.per_game:
             raise AttributeError("game_seeds needs per_game_seeds=True")
-        return self._deals.seeds
+        return self._deals.seeds.copy()
 
     # ------------------------------------------------------------------ reset
 
