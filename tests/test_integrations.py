@@ -136,10 +136,11 @@ def test_opponents_argument():
 
 def test_library_docs_snippets_compile_and_name_existing_examples():
     root = Path(__file__).resolve().parents[1]
-    text = (root / "docs" / "rl_libraries.md").read_text()
+    readme = (root / "README.md").read_text()
+    text = readme.split("## Use with your RL library", 1)[1].split("\n## ", 1)[0]
     snippets = re.findall(r"```python\n(.*?)```", text, re.S)
     assert len(snippets) == 4
     for i, code in enumerate(snippets):
-        compile(code, f"rl_libraries.md snippet {i}", "exec")
+        compile(code, f"README 'Use with your RL library' snippet {i}", "exec")
     for name in re.findall(r"`(examples/\w+\.py)`", text):
         assert (root / name).is_file(), name
