@@ -248,28 +248,31 @@ def test_options_are_validated():
         VectorSpades(1).reset(deals=[[list(range(13))] * 4])
 
 
-@pytest.mark.parametrize("num_players", [4, 2])
-def test_torch_backend_matches_numpy(num_players):
+@pytest.mark.parametrize("num_players, observation", [(4, "default"), (2, "oracle")])
+def test_torch_backend_matches_numpy(num_players, observation):
     """The torch path on the CPU (CI has no GPU); SPADES_TEST_DEVICE=cuda runs it on a GPU."""
     torch = pytest.importorskip("torch")
     device = os.environ.get("SPADES_TEST_DEVICE", "cpu")
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # intra-op threads on a shared 2-core machine make small ops wait for milliseconds
     try:
-        check_torch_against_numpy(torch, device, num_players)
+        check_torch_against_numpy(torch, device, num_players, observation)
     finally:
         torch.set_num_threads(threads)
 
 
-def check_torch_against_numpy(torch, device: str, num_players: int) -> None:
+def check_torch_against_numpy(torch, device: str, num_players: int, observation: str) -> None:
     rng = np.random.default_rng(6)
-    ref, vec = (VectorSpades(16, num_players=num_players, seed=6, max_hands=2, device=d) for d in (None, device))
+    ref, vec = (VectorSpades(16, num_players=num_players, seed=6, max_hands=2, device=d, observation=observation)
+                for d in (None, device))
     a, b = ref.reset(seed=6), vec.reset(seed=6)
     for _ in range(200):
         for x, y in zip(a, b):
             assert isinstance(y, torch.Tensor) and y.device.type == torch.device(device).type
             assert np.array_equal(x, y.cpu().numpy())
         assert np.array_equal(ref.obs_buffer, vec.obs_buffer.cpu().numpy())
+        if observation == "oracle":
+            assert np.array_equal(ref.state(), vec.state().cpu().numpy())
         actions = random_actions(a.mask, rng)
         a, b = ref.step(actions), vec.step(torch.as_tensor(actions))
     assert [ref.hand_record(i) for i in range(16)] == [vec.hand_record(i) for i in range(16)]
