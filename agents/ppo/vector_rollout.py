@@ -1,0 +1,218 @@
+"""Experience collection on the batched engine (:class:`~spades_env.vector.VectorSpades`).
+
+:class:`~agents.ppo.rollout.Collector` steps one :class:`SpadesGame` per hand
+in a Python loop and updates an :class:`ObservationTracker` per game; the
+network calls are batched but the rules and the observations cost tens of
+microseconds per decision. :class:`VectorCollector` plays the same hands on
+one ``VectorSpades`` (one array call per step for every game together), with
+the same ``run(...)`` interface and outputs. It takes only plans whose seats
+are all network policies (``LEARNER`` or ``("pool", i)``): registry agents
+read a :class:`~spades_env.view.PlayerView`, which the batched engine does
+not build.
+
+:func:`run_split` (and :class:`SplitCollector`, a drop-in ``Collector``)
+sends the all-network plans to the batched engine and the others (heuristic
+or random opponents) to the per-game engine, into the same buffer, and
+merges the statistics.
+
+Differences from ``Collector`` (outputs have the same types and shapes):
+
+* The hand records are :meth:`VectorSpades.hand_record` (scores, bids,
+  tricks, sides, points, ...) plus ``"actions"`` (``[seat, action]`` for
+  every action of the hand, forced ones included, as ``SpadesGame`` records
+  them) and, with ``per_game_seeds=True``, ``"seed"`` (the hand replays
+  ``SpadesGame.reset(seed, bags=record["bags_before"])``). The card-level
+  lists of ``SpadesGame.hand_records`` (``hands``, ``passes``, ``stock``,
+  ``discards``, ``replacements``, ``plays``, ``trick_winners``) are absent.
+* Deals come from the batched engine's generator (seeded from ``rng``), so
+  the same ``rng`` state gives other deals than ``Collector``: a run is still
+  a pure function of ``rng`` and ``generator``, but not the same function.
+* Trajectories enter the buffer ordered by slot, then seat (``Collector``
+  adds them as hands finish).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from spades_env.game import SpadesConfig, SpadesGame
+from spades_env.vector import VectorSpades
+
+from .buffer import RolloutBuffer
+from .model import ActorCritic, masked_log_probs, sample_actions
+from .rollout import LEARNER, Collector, HandResult, Key, RolloutStats
+
+# Below this many all-network hands, run_split leaves them on the per-game engine (the batched engine's fixed
+# cost per step, ~0.1 ms, is not repaid). Measured with experiments/bench_ppo.py; see its output.
+MIN_VECTOR_HANDS = 8
+
+
+def is_network_plan(plan: Sequence[Key]) -> bool:
+    """True when every seat is played by the learner or a pool snapshot (what :class:`VectorCollector` takes)."""
+    return all(key == LEARNER or key[0] == "pool" for key in plan)
+
+
+class VectorCollector:
+    """Plays batches of single hands of all-network plans on a :class:`VectorSpades`.
+
+    ``per_game_seeds=True`` gives each hand its own seed (recorded as
+    ``record["seed"]``) so that it can be replayed on ``SpadesGame``; it is
+    slower to deal, and meant for checks.
+    """
+
+    def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
+                 observation_kind: str = "default", per_game_seeds: bool = False) -> None:
+        self.num_players = num_players
+        self.num_envs = num_envs
+        self.random_start_bags = random_start_bags
+        self.observation_kind = observation_kind
+        self.per_game_seeds = per_game_seeds
+        reference = SpadesGame(SpadesConfig(num_players=num_players, single_hand=True))
+        self.bag_limit, self.side_of = reference.config.bag_limit, reference.side_of
+        self._vec: VectorSpades | None = None
+
+    def _engine(self, size: int) -> VectorSpades:
+        """One engine of exactly ``size`` games (building one costs well under a millisecond; kept while the
+        size stays the same)."""
+        if self._vec is None or self._vec.num_envs != size:
+            self._vec = VectorSpades(size, self.num_players, observation=self.observation_kind,
+                                     per_game_seeds=self.per_game_seeds, single_hand=True)
+        return self._vec
+
+    @torch.no_grad()
+    def run(self, plans: list[list[Key]], rng: np.random.Generator, model: ActorCritic,
+            pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
+            record: set[Key] = frozenset({LEARNER})) -> RolloutStats:
+        """Play one hand per plan (at most ``num_envs``) to the end; store the recorded seats' trajectories.
+
+        Same contract as :meth:`Collector.run`. Slots whose hand is over keep
+        stepping (the engine steps every game) with their first legal action;
+        nothing of theirs is counted or stored.
+        """
+        if not 0 < len(plans) <= self.num_envs:
+            raise ValueError(f"give 1..{self.num_envs} plans, got {len(plans)}")
+        keys = sorted({key for plan in plans for key in plan})
+        for key in keys:
+            if not (key == LEARNER or (key[0] == "pool" and 0 <= key[1] < len(pool))):
+                raise ValueError(f"VectorCollector plays network policies only (learner, pool 0..{len(pool) - 1}); "
+                                 f"got {key!r}: use run_split")
+        nets = {LEARNER: model} | {("pool", i): net for i, net in enumerate(pool)}
+        size = len(plans)
+        key_ids = np.array([[keys.index(key) for key in plan] for plan in plans])  # (size, n)
+        recorded = [k for k, key in enumerate(keys) if key in record]
+
+        vec = self._engine(size)
+        bags = rng.integers(0, self.bag_limit, (size, 2)) if self.random_start_bags else None
+        seeds = rng.integers(2**62, size=size) if self.per_game_seeds else None
+        out = vec.reset(seed=None if seeds is not None else int(rng.integers(2**62)), seeds=seeds, bags=bags)
+
+        slots = np.arange(size)
+        active = np.ones(size, bool)
+        stats = RolloutStats()
+        played: list[tuple[np.ndarray, np.ndarray]] = []  # per step: (seat to act, action), every slot
+        rows: dict[str, list[np.ndarray]] = {name: [] for name in ("slot", "seat", "obs", "mask", "action",
+                                                                   "log_prob", "value")}
+        while active.any():
+            mask, player = out.mask, out.player
+            actions = mask.argmax(axis=1)  # forced moves and finished slots: the first (for forced: only) legal one
+            acting = key_ids[slots, player]
+            choose = active & (mask.sum(axis=1) > 1)
+            for k in np.unique(acting[choose]):
+                games = np.flatnonzero(choose & (acting == k))
+                obs, legal = out.obs[games], mask[games]
+                logits, values = nets[keys[k]](torch.from_numpy(obs))
+                log_probs = masked_log_probs(logits, torch.from_numpy(legal))
+                sampled = sample_actions(log_probs, generator)
+                actions[games] = sampled.numpy()
+                if k in recorded:
+                    for name, value in (("slot", games), ("seat", player[games]), ("obs", obs), ("mask", legal),
+                                        ("action", actions[games]), ("value", values.numpy()),
+                                        ("log_prob", log_probs.gather(1, sampled.unsqueeze(1)).squeeze(1).numpy())):
+                        rows[name].append(value)
+            played.append((player, actions))
+            stats.decisions += int(active.sum())
+            out = vec.step(actions, check=False)  # sampling under the mask never picks an illegal action
+            finished = np.flatnonzero(active & out.hand_done)
+            for slot in finished:
+                rec = vec.hand_record(int(slot))
+                rec["actions"] = [[int(p[slot]), int(a[slot])] for p, a in played]
+                if seeds is not None:
+                    rec["seed"] = int(seeds[slot])
+                points = rec["points"]  # rewards as Collector computes them (float64, not the engine's float32)
+                rewards = [(points[side] - points[1 - side]) / 100 for side in self.side_of]
+                stats.hands.append(HandResult(int(slot), plans[slot], rec, rewards))
+            active[finished] = False
+        stats.recorded = self._store(rows, stats.hands, buffer)
+        return stats
+
+    def _store(self, rows: dict[str, list[np.ndarray]], hands: list[HandResult], buffer: RolloutBuffer) -> int:
+        """Cut the stored rows into one trajectory per (slot, seat), in slot then seat order, each ending with
+        the hand's reward for that seat; returns the number of rows stored."""
+        if not rows["action"]:
+            return 0
+        # Observation and mask rows stay where the forward passes put them (views, no copy of the big arrays);
+        # the small per-row fields are concatenated and reordered.
+        obs = [row for part in rows.pop("obs") for row in part]
+        masks = [row for part in rows.pop("mask") for row in part]
+        data = {name: np.concatenate(parts) for name, parts in rows.items()}
+        owner = data["slot"] * self.num_players + data["seat"]
+        order = np.argsort(owner, kind="stable")  # one seat's steps stay in play order
+        data = {name: value[order] for name, value in data.items()}
+        owner = owner[order]
+        reward = {hand.slot: hand.rewards for hand in hands}
+        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        for a, b in zip(starts, np.r_[starts[1:], len(owner)]):
+            idx = order[a:b].tolist()
+            buffer.add_trajectory([obs[i] for i in idx], [masks[i] for i in idx], data["action"][a:b].tolist(),
+                                  data["log_prob"][a:b].tolist(), data["value"][a:b].tolist(),
+                                  reward[int(data["slot"][a])][int(data["seat"][a])])
+        return len(owner)
+
+
+def run_split(engine: Collector, vector: VectorCollector, plans: list[list[Key]], rng: np.random.Generator,
+              model: ActorCritic, pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
+              record: set[Key] = frozenset({LEARNER}), min_vector_hands: int = MIN_VECTOR_HANDS) -> RolloutStats:
+    """Play the all-network plans on ``vector`` and the rest on ``engine``, into one buffer.
+
+    The merged statistics are those of one ``Collector.run`` over all the
+    plans: ``HandResult.slot`` indexes ``plans`` (sorted by slot), decisions
+    and recorded rows are summed. Below ``min_vector_hands`` all-network
+    plans everything goes to ``engine``.
+    """
+    network = [i for i, plan in enumerate(plans) if is_network_plan(plan)]
+    if len(network) < min_vector_hands:
+        network = []
+    others = sorted(set(range(len(plans))) - set(network))
+    stats = RolloutStats()
+    for collector, chosen in ((vector, network), (engine, others)):
+        if not chosen:
+            continue
+        part = collector.run([plans[i] for i in chosen], rng, model, pool, generator, buffer, record)
+        stats.hands += [HandResult(chosen[h.slot], h.plan, h.record, h.rewards) for h in part.hands]
+        stats.decisions += part.decisions
+        stats.recorded += part.recorded
+    stats.hands.sort(key=lambda h: h.slot)
+    return stats
+
+
+class SplitCollector(Collector):
+    """A ``Collector`` whose :meth:`run` is :func:`run_split`: all-network hands on the batched engine.
+
+    A drop-in replacement (same constructor, ``games``, ``num_players``),
+    so the trainer switches by constructing this class instead.
+    """
+
+    def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
+                 observation_kind: str = "default", min_vector_hands: int = MIN_VECTOR_HANDS) -> None:
+        super().__init__(num_players, num_envs, random_start_bags, observation_kind)
+        self.vector = VectorCollector(num_players, num_envs, random_start_bags, observation_kind)
+        self.min_vector_hands = min_vector_hands
+
+    def run(self, plans: list[list[Key]], rng: np.random.Generator, model: ActorCritic,
+            pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
+            record: set[Key] = frozenset({LEARNER})) -> RolloutStats:
+        return run_split(super(), self.vector, plans, rng, model, pool, generator, buffer, record,
+                         self.min_vector_hands)
