@@ -28,6 +28,9 @@ SPADE_MASK = SUIT_MASKS[SPADES]
 FULL_DECK = (1 << NUM_CARDS) - 1
 
 
+CARD_NAMES = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(NUM_CARDS))  # card id -> "AS"
+
+
 def suit_of(card: int) -> int:
     return card // 13
 
@@ -40,7 +43,7 @@ def card_to_str(card: int) -> str:
     """``51 -> "AS"``: rank letter then suit letter."""
     if not 0 <= card < NUM_CARDS:
         raise ValueError(f"card id {card!r} is not in 0..51")
-    return RANKS[card % 13] + SUITS[card // 13]
+    return CARD_NAMES[card]
 
 
 def str_to_card(text: str) -> int:

@@ -18,7 +18,7 @@ from enum import IntEnum
 import numpy as np
 
 from . import actions as A
-from .cards import NUM_CARDS, SPADE_MASK, SPADES, SUIT_MASKS, card_to_str, cards_of, mask_of, to_card
+from .cards import CARD_NAMES, NUM_CARDS, SPADE_MASK, SPADES, SUIT_MASKS, card_to_str, cards_of, mask_of, to_card
 from .scoring import SideScore, score_side
 
 
@@ -104,6 +104,7 @@ class SpadesGame:
         self.side_of: tuple[int, ...] = tuple(p % 2 for p in range(n))
         self.phase = Phase.GAME_OVER
         self.hand_records: list[dict] = []
+        self.rng: np.random.Generator | None = None
         # Replay tools may queue the outcomes of Blind Nil replacement draws (two players) here.
         self.forced_draws: list[int] = []
 
@@ -118,7 +119,8 @@ class SpadesGame:
         first). ``dealer`` is the first dealer (two players: the first
         drawer), else drawn from ``seed``; ``scores`` and ``bags`` are the
         starting totals of the two sides. Later hands come from the seeded
-        generator.
+        generator; ``seed=None`` continues it (a fresh one the first time),
+        as gymnasium's ``reset`` does.
         """
         n = self.num_players
         hands = None if deal is None else self._check_deal(deal)
@@ -126,7 +128,8 @@ class SpadesGame:
             _check_int("dealer", dealer, low=0, high=n - 1)
         self.scores = self._check_pair("scores", scores, low=None)
         self.bags = self._check_pair("bags", bags, low=0, high=self.config.bag_limit - 1)
-        self.rng = np.random.default_rng(seed)
+        if seed is not None or self.rng is None:  # as gymnasium: no seed continues the current generator
+            self.rng = np.random.default_rng(seed)
         first_dealer = int(self.rng.integers(n)) if dealer is None else int(dealer)
         self.hand_number = 0  # hands completed
         self.hand_records = []
@@ -517,14 +520,14 @@ class SpadesGame:
             "hand": self.hand_number,
             "num_players": self.num_players,
             "dealer": self.dealer,
-            "hands": [[card_to_str(c) for c in cards_of(h)] for h in self.start_hands],
+            "hands": [[CARD_NAMES[c] for c in cards_of(h)] for h in self.start_hands],
             "bids": list(self.bids),
             "blind_nil": list(self.blind),
-            "passes": [[g, r, card_to_str(c)] for g, r, c in self.passes],
-            "stock": [card_to_str(c) for c in self.stock],
-            "discards": [[card_to_str(c) for c in cards_of(m)] for m in self.discards],
-            "replacements": [[p, card_to_str(c), card_to_str(d)] for p, c, d in self.replacements],
-            "plays": [[p, card_to_str(c)] for p, c in self.plays],
+            "passes": [[g, r, CARD_NAMES[c]] for g, r, c in self.passes],
+            "stock": [CARD_NAMES[c] for c in self.stock],
+            "discards": [[CARD_NAMES[c] for c in cards_of(m)] for m in self.discards],
+            "replacements": [[p, CARD_NAMES[c], CARD_NAMES[d]] for p, c, d in self.replacements],
+            "plays": [[p, CARD_NAMES[c]] for p, c in self.plays],
             "trick_winners": list(self.trick_winners),
             "tricks": list(self.tricks),
             "actions": [[p, a] for p, a in self.actions],

@@ -7,7 +7,7 @@ game); the same function scores both.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 NIL_BONUS = 100
 BLIND_NIL_BONUS = 200
@@ -32,7 +32,7 @@ class SideScore:
         return self.contract + self.overtricks + self.nil + self.bag_penalty
 
     def to_dict(self) -> dict:
-        return {**asdict(self), "total": self.total}
+        return {**self.__dict__, "total": self.total}  # flat fields: no need for asdict's deep copy
 
 
 def score_side(
