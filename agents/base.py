@@ -18,6 +18,11 @@ class Agent(Protocol):
     ``observation`` is the environment's vector, ``action_mask`` its int8
     mask, ``view`` the structured per-player information set. ``reset`` (if
     present) is called at the start of each game with the seat and a seed.
+
+    Optional class attributes let the match driver skip work an agent does
+    not use: ``needs_observation = False`` (then ``observation`` is None),
+    ``needs_view = False`` (then ``view`` is None), and ``observation_kind``
+    (``"default"``, ``"history"`` or ``"oracle"``) for the vector it reads.
     """
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int: ...
