@@ -1,0 +1,167 @@
+"""VectorCollector (PPO experience on the batched engine) against the per-game reference.
+
+Every hand a VectorCollector plays with ``per_game_seeds=True`` is replayed on
+a ``SpadesGame`` + ``ObservationTracker`` from its recorded seed, starting
+bags and actions: the stored observations, masks and actions must be exactly
+the reference's at the recorded seats' non-forced decisions, the hand's
+scoring must agree, and each trajectory's last return must be the hand's
+points difference / 100.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from agents.ppo.buffer import RolloutBuffer
+from agents.ppo.model import ActorCritic
+from agents.ppo.rollout import LEARNER, Collector
+from agents.ppo.vector_rollout import SplitCollector, VectorCollector, is_network_plan, run_split
+from spades_env.actions import NUM_ACTIONS
+from spades_env.cards import bits_to_array
+from spades_env.game import SpadesConfig, SpadesGame
+from spades_env.observations import ObservationTracker, observation_size
+
+POOL = ("pool", 0)
+SHARED_KEYS = ("hand", "dealer", "bids", "blind_nil", "tricks", "scores_before", "bags_before", "sides", "points",
+               "scores", "bags", "num_players")
+
+
+def nets(n: int, kind: str) -> tuple[ActorCritic, list[ActorCritic]]:
+    """Small networks (speed); distinct weights for the learner and the pool snapshot."""
+    torch.manual_seed(0)
+    critic = observation_size(n, "oracle") if kind == "oracle" else None
+    make = lambda: ActorCritic(observation_size(n), (32,), critic).eval()  # noqa: E731
+    return make(), [make()]
+
+
+def network_plans(n: int, count: int) -> list[list]:
+    """Self-play hands and learner-vs-pool hands (the learner on either side)."""
+    sides = SpadesGame(SpadesConfig(num_players=n)).side_of
+    plans = []
+    for i in range(count):
+        if i % 3 == 0:
+            plans.append([LEARNER] * n)
+        else:
+            plans.append([LEARNER if side == i % 2 else POOL for side in sides])
+    return plans
+
+
+def replay(hand, n: int, kind: str, record: set) -> tuple[dict, dict[int, list]]:
+    """The reference engine's hand record and, per recorded seat, its (obs, mask, action) at real decisions."""
+    game = SpadesGame(SpadesConfig(num_players=n, single_hand=True))
+    game.reset(hand.record["seed"], bags=hand.record["bags_before"])
+    tracker = ObservationTracker(game, kind)
+    tracker.rebuild()
+    decisions: dict[int, list] = {seat: [] for seat in range(n) if hand.plan[seat] in record}
+    for seat, action in hand.record["actions"]:
+        assert seat == game.current_player
+        legal = game.legal_mask()
+        if legal & (legal - 1) and seat in decisions:
+            decisions[seat].append((tracker.vectors[seat].copy(), bits_to_array(legal, NUM_ACTIONS).astype(bool),
+                                    action))
+        phase = game.phase
+        game.apply(action)
+        tracker.update(seat, action, phase)
+    assert game.game_over
+    return game.hand_records[-1], decisions
+
+
+@pytest.mark.parametrize("n, kind", [(4, "oracle"), (4, "default"), (2, "oracle")])
+def test_vector_collector_replays_on_the_reference_engine(n: int, kind: str) -> None:
+    model, pool = nets(n, kind)
+    plans = network_plans(n, 9)
+    record = {LEARNER, POOL} if kind == "default" else {LEARNER}
+    collector = VectorCollector(n, 9, random_start_bags=True, observation_kind=kind, per_game_seeds=True)
+    buffer = RolloutBuffer(gamma=1.0, lam=0.95)
+    stats = collector.run(plans, np.random.default_rng(3), model, pool, torch.Generator().manual_seed(3), buffer,
+                          record)
+
+    assert sorted(h.slot for h in stats.hands) == list(range(len(plans)))
+    assert stats.decisions == sum(len(h.record["actions"]) for h in stats.hands)
+    assert stats.recorded == len(buffer) > 0
+    expected_obs, expected_masks, expected_actions, last_rows, rewards = [], [], [], [], []
+    for hand in sorted(stats.hands, key=lambda h: h.slot):  # the buffer holds trajectories by slot, then seat
+        assert hand.plan == plans[hand.slot]
+        reference, decisions = replay(hand, n, kind, record)
+        for key in SHARED_KEYS:
+            assert hand.record[key] == reference[key], key
+        points = hand.record["points"]
+        sides = SpadesGame(SpadesConfig(num_players=n)).side_of
+        assert hand.rewards == [(points[s] - points[1 - s]) / 100 for s in sides]
+        for seat, steps in decisions.items():
+            if not steps:
+                continue
+            expected_obs += [obs for obs, _, _ in steps]
+            expected_masks += [mask for _, mask, _ in steps]
+            expected_actions += [action for _, _, action in steps]
+            last_rows.append(len(expected_actions) - 1)
+            rewards.append(hand.rewards[seat])
+
+    batch = buffer.batch()
+    masks = batch.masks.numpy()
+    actions = batch.actions.numpy()
+    assert masks[np.arange(len(actions)), actions].all(), "an illegal action was stored"
+    assert (masks.sum(axis=1) > 1).all(), "a forced move was stored"
+    assert np.isfinite(batch.log_probs.numpy()).all()
+    np.testing.assert_array_equal(actions, expected_actions)
+    np.testing.assert_array_equal(masks, np.stack(expected_masks))
+    np.testing.assert_array_equal(batch.obs.numpy(), np.stack(expected_obs))
+    # gamma = 1 and a value of 0 after the hand: the last step's return is the hand's reward.
+    np.testing.assert_allclose(batch.returns.numpy()[last_rows], rewards, rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("n", [4, 2])
+def test_buffer_shapes_match_collector(n: int) -> None:
+    model, pool = nets(n, "oracle")
+    plans = network_plans(n, 6)
+    batches = []
+    for collector in (Collector(n, 6, observation_kind="oracle"), VectorCollector(n, 6, observation_kind="oracle")):
+        buffer = RolloutBuffer(gamma=1.0, lam=0.95)
+        stats = collector.run(plans, np.random.default_rng(0), model, pool, torch.Generator().manual_seed(0), buffer)
+        assert stats.recorded == len(buffer) and len(stats.hands) == len(plans)
+        batches.append(buffer.batch())
+    for field in ("obs", "masks", "actions", "log_probs", "values", "advantages", "returns"):
+        engine, vector = (getattr(b, field) for b in batches)
+        assert engine.shape[1:] == vector.shape[1:] and engine.dtype == vector.dtype, field
+
+
+def test_vector_collector_refuses_registry_agents() -> None:
+    model, pool = nets(4, "default")
+    with pytest.raises(ValueError, match="run_split"):
+        VectorCollector(4, 2).run([[LEARNER, ("agent", "random")] * 2], np.random.default_rng(0), model, pool,
+                                  torch.Generator(), RolloutBuffer(1.0, 0.95))
+
+
+@pytest.mark.parametrize("min_vector_hands", [1, 100])
+def test_run_split_merges_both_engines(min_vector_hands: int) -> None:
+    n = 4
+    model, pool = nets(n, "oracle")
+    mixed = [[LEARNER, ("agent", "random")] * 2, [("agent", "heuristic"), LEARNER] * 2]
+    plans = network_plans(n, 5)
+    plans[1:1] = mixed[:1]
+    plans.append(mixed[1])
+    engine, vector = Collector(n, len(plans), observation_kind="oracle"), VectorCollector(n, len(plans),
+                                                                                           observation_kind="oracle")
+    buffer = RolloutBuffer(gamma=1.0, lam=0.95)
+    stats = run_split(engine, vector, plans, np.random.default_rng(1), model, pool, torch.Generator().manual_seed(1),
+                      buffer, min_vector_hands=min_vector_hands)
+
+    assert [h.slot for h in stats.hands] == list(range(len(plans)))
+    assert all(h.plan == plans[h.slot] for h in stats.hands)
+    assert stats.decisions == sum(len(h.record["actions"]) for h in stats.hands)
+    assert stats.recorded == len(buffer)
+    learner_rows = sum(len([1 for seat, _ in h.record["actions"] if h.plan[seat] == LEARNER]) for h in stats.hands)
+    assert 0 < stats.recorded < learner_rows  # forced moves are not stored
+    batch = buffer.batch()
+    assert batch.masks.numpy()[np.arange(len(batch)), batch.actions.numpy()].all()
+    # The batched engine's records lack the card-level lists ("plays"): they show which engine played a hand.
+    on_vector = [h.slot for h in stats.hands if "plays" not in h.record]
+    expected = [i for i, plan in enumerate(plans) if is_network_plan(plan)] if min_vector_hands == 1 else []
+    assert on_vector == expected
+
+    split = SplitCollector(n, len(plans), observation_kind="oracle", min_vector_hands=min_vector_hands)
+    again = split.run(plans, np.random.default_rng(1), model, pool, torch.Generator().manual_seed(1),
+                      RolloutBuffer(1.0, 0.95))
+    assert [h.record["points"] for h in again.hands] == [h.record["points"] for h in stats.hands]
