@@ -46,8 +46,9 @@ from .model import ActorCritic, masked_log_probs, sample_actions
 from .rollout import LEARNER, Collector, HandResult, Key, RolloutStats
 
 # Below this many all-network hands, run_split leaves them on the per-game engine (the batched engine's fixed
-# cost per step, ~0.1 ms, is not repaid). Measured with experiments/bench_ppo.py; see its output.
-MIN_VECTOR_HANDS = 8
+# cost per step, ~0.1 ms, is not repaid): the two broke even near 12 hands in
+# ``python -m experiments.bench_ppo --num-envs 2 4 8 16 32 --iteration-envs``.
+MIN_VECTOR_HANDS = 16
 
 
 def is_network_plan(plan: Sequence[Key]) -> bool:
@@ -112,7 +113,9 @@ class VectorCollector:
         slots = np.arange(size)
         active = np.ones(size, bool)
         stats = RolloutStats()
-        played: list[tuple[np.ndarray, np.ndarray]] = []  # per step: (seat to act, action), every slot
+        players: list[np.ndarray] = []  # per step, every slot: the seat to act and the action taken
+        taken: list[np.ndarray] = []
+        steps = np.zeros(size, np.int64)  # actions in each slot's hand
         rows: dict[str, list[np.ndarray]] = {name: [] for name in ("slot", "seat", "obs", "mask", "action",
                                                                    "log_prob", "value")}
         while active.any():
@@ -123,7 +126,11 @@ class VectorCollector:
             for k in np.unique(acting[choose]):
                 games = np.flatnonzero(choose & (acting == k))
                 obs, legal = out.obs[games], mask[games]
-                logits, values = nets[keys[k]](torch.from_numpy(obs))
+                net, inputs = nets[keys[k]], torch.from_numpy(obs)
+                if k in recorded:
+                    logits, values = net(inputs)
+                else:  # nothing stored: the actor alone (a privileged critic is a second MLP)
+                    logits = net.logits(inputs)
                 log_probs = masked_log_probs(logits, torch.from_numpy(legal))
                 sampled = sample_actions(log_probs, generator)
                 actions[games] = sampled.numpy()
@@ -132,19 +139,23 @@ class VectorCollector:
                                         ("action", actions[games]), ("value", values.numpy()),
                                         ("log_prob", log_probs.gather(1, sampled.unsqueeze(1)).squeeze(1).numpy())):
                         rows[name].append(value)
-            played.append((player, actions))
+            players.append(player)
+            taken.append(actions)
             stats.decisions += int(active.sum())
             out = vec.step(actions, check=False)  # sampling under the mask never picks an illegal action
             finished = np.flatnonzero(active & out.hand_done)
             for slot in finished:
                 rec = vec.hand_record(int(slot))
-                rec["actions"] = [[int(p[slot]), int(a[slot])] for p, a in played]
                 if seeds is not None:
                     rec["seed"] = int(seeds[slot])
                 points = rec["points"]  # rewards as Collector computes them (float64, not the engine's float32)
                 rewards = [(points[side] - points[1 - side]) / 100 for side in self.side_of]
                 stats.hands.append(HandResult(int(slot), plans[slot], rec, rewards))
             active[finished] = False
+            steps[finished] = len(taken)
+        history = np.stack([np.stack(players, axis=1), np.stack(taken, axis=1)], axis=2)  # (size, steps, 2)
+        for hand in stats.hands:
+            hand.record["actions"] = history[hand.slot, :steps[hand.slot]].tolist()
         stats.recorded = self._store(rows, stats.hands, buffer)
         return stats
 
