@@ -20,10 +20,13 @@ Differences from ``Collector`` (outputs have the same types and shapes):
 * The hand records are :meth:`VectorSpades.hand_record` (scores, bids,
   tricks, sides, points, ...) plus ``"actions"`` (``[seat, action]`` for
   every action of the hand, forced ones included, as ``SpadesGame`` records
-  them) and, with ``per_game_seeds=True``, ``"seed"`` (the hand replays
-  ``SpadesGame.reset(seed, bags=record["bags_before"])``). The card-level
-  lists of ``SpadesGame.hand_records`` (``hands``, ``passes``, ``stock``,
-  ``discards``, ``replacements``, ``plays``, ``trick_winners``) are absent.
+  them), with four players ``"hands"`` (the deal: with ``actions`` and
+  ``bags_before`` the hand replays on ``SpadesGame``) and, with
+  ``per_game_seeds=True``, ``"seed"`` (the hand replays
+  ``SpadesGame.reset(seed, bags=record["bags_before"])``). The other
+  card-level lists of ``SpadesGame.hand_records`` (``passes``, ``stock``,
+  ``discards``, ``replacements``, ``plays``, ``trick_winners``) are absent,
+  and so is ``hands`` with two players.
 * Deals come from the batched engine's generator (seeded from ``rng``), so
   the same ``rng`` state gives other deals than ``Collector``: a run is still
   a pure function of ``rng`` and ``generator``, but not the same function.
@@ -38,6 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
+from spades_env.cards import CARD_NAMES, cards_of
 from spades_env.game import SpadesConfig, SpadesGame
 from spades_env.vector import VectorSpades
 
@@ -109,6 +113,8 @@ class VectorCollector:
         bags = rng.integers(0, self.bag_limit, (size, 2)) if self.random_start_bags else None
         seeds = rng.integers(2**62, size=size) if self.per_game_seeds else None
         out = vec.reset(seed=None if seeds is not None else int(rng.integers(2**62)), seeds=seeds, bags=bags)
+        # Four players: the deal is every seat's hand now (two players draw their hands during the hand).
+        deals = vec.hands.reshape(size, self.num_players).tolist() if self.num_players == 4 else None
 
         slots = np.arange(size)
         active = np.ones(size, bool)
@@ -148,6 +154,8 @@ class VectorCollector:
                 rec = vec.hand_record(int(slot))
                 if seeds is not None:
                     rec["seed"] = int(seeds[slot])
+                if deals is not None:
+                    rec["hands"] = [[CARD_NAMES[c] for c in cards_of(h)] for h in deals[slot]]
                 points = rec["points"]  # rewards as Collector computes them (float64, not the engine's float32)
                 rewards = [(points[side] - points[1 - side]) / 100 for side in self.side_of]
                 stats.hands.append(HandResult(int(slot), plans[slot], rec, rewards))
