@@ -10,6 +10,8 @@ points difference / 100.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 import torch
@@ -165,3 +167,15 @@ def test_run_split_merges_both_engines(min_vector_hands: int) -> None:
     again = split.run(plans, np.random.default_rng(1), model, pool, torch.Generator().manual_seed(1),
                       RolloutBuffer(1.0, 0.95))
     assert [h.record["points"] for h in again.hands] == [h.record["points"] for h in stats.hands]
+
+
+def test_bench_ppo_runs(tmp_path) -> None:
+    """The throughput script runs end to end and writes its figures (measured by hand, never asserted on)."""
+    from experiments import bench_ppo
+
+    out = tmp_path / "bench.json"
+    assert bench_ppo.main(["--num-envs", "4", "--iteration-envs", "4", "--rounds", "1", "--hidden-sizes", "16",
+                           "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert [row["num_envs"] for row in report["collection"]] == [4]
+    assert report["iteration"][0]["SplitCollector"]["decisions"] > 0
