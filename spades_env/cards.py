@@ -93,9 +93,12 @@ def count(mask: int) -> int:
 def bits_to_array(mask: int, size: int = NUM_CARDS) -> np.ndarray:
     """A bitmask as a 0/1 ``uint8`` array of ``size`` entries (bit i -> index i).
 
-    Masks here hold a handful of bits (a hand, a legal set), so setting them one
-    by one beats unpacking all the bytes: this is on every ``observe()``.
+    On every ``observe()``: a legal set usually holds a few bits, which are
+    quickest set one by one; a full hand is quicker to unpack byte-wise.
     """
+    if mask.bit_count() > 8:
+        raw = np.frombuffer(mask.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, count=size, bitorder="little")
     out = np.zeros(size, np.uint8)
     while mask:
         low = mask & -mask

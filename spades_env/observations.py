@@ -25,13 +25,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import actions as A
-from .cards import NUM_CARDS, RANKS, SUITS, bits_to_array, card_to_str
+from .cards import NUM_CARDS, RANKS, SUITS, bits_to_array, card_to_str, cards_of
 from .game import Phase, SpadesGame
 
 KINDS = ("default", "history", "oracle")
 BID_CODES = 16  # not yet bid, 0..13, Blind Nil
 SCORE_CLIP = 10.0  # scores are scaled by the target and clipped to +-10 targets
 NUM_PHASES = len(Phase)
+_PLAY, _BID, _GAME_OVER = Phase.PLAY, Phase.BID, Phase.GAME_OVER
 
 
 @dataclass(frozen=True)
@@ -132,45 +133,53 @@ def _bid_code(game: SpadesGame, player: int) -> int:
     return BID_CODES - 1 if game.blind[player] else bid + 1
 
 
-def encode(game: SpadesGame, observer: int, kind: str = "default") -> np.ndarray:
-    """The observation of ``observer``, built from scratch (the reference encoding)."""
+def encode(game: SpadesGame, observer: int, kind: str = "default", out: np.ndarray | None = None) -> np.ndarray:
+    """The observation of ``observer``, built from scratch (the reference encoding).
+
+    Every 0/1 entry is gathered into one index list and set in one write; ``out``
+    (a zeroed vector of the right size) is filled in place instead of a new array.
+    """
     n = game.num_players
     at = _offsets(n, kind)
-    v = np.zeros(observation_size(n, kind), np.float32)
+    v = np.zeros(observation_size(n, kind), np.float32) if out is None else out
     rel = [(p - observer) % n for p in range(n)]  # seat of each player as seen by the observer
     ones = [at["bids"] + rel[p] * BID_CODES + _bid_code(game, p) for p in range(n)]
     ones += [at["trick"] + rel[p] * NUM_CARDS + card for p, card in game.trick]
-    ones += [at["voids"] + rel[p] * 4 + s for p in range(n) for s in range(4) if game.voids[p] >> s & 1]
+    ones += [at["voids"] + rel[p] * 4 + s for p in range(n) if game.voids[p] for s in range(4)
+             if game.voids[p] >> s & 1]
     ones += [at["leader"] + rel[game.leader], at["phase"] + int(game.phase), at["dealer"] + rel[game.dealer]]
     if game.phase != Phase.GAME_OVER:
         ones.append(at["to_act"] + rel[game.current_player])
     if game.spades_broken:
         ones.append(at["spades_broken"])
-    ones += [at["passed"] + card for giver, _, card in game.passes if giver == observer]
-    ones += [at["received"] + card for _, receiver, card in game.passes if receiver == observer]
+    if game.looked[observer]:
+        _put_cards(v, at["hand"], game.hands[observer])
+    if game.plays:
+        ones += [at["played"] + rel[p] * NUM_CARDS + card for p, card in game.plays]
+    if game.passes:
+        ones += [at["passed"] + card for giver, _, card in game.passes if giver == observer]
+        ones += [at["received"] + card for _, receiver, card in game.passes if receiver == observer]
     if n == 2:
         if game.phase == Phase.DRAW and game.current_player == observer:
             ones.append(at["offered"] + game.offered)
         ones += [at["replaced"] + drawn for player, _, drawn in game.replacements if player == observer]
-        _put_cards(v, at["discarded"], game.discards[observer])
+        ones += [at["discarded"] + card for card in cards_of(game.discards[observer])]
         v[at["stock"]] = (NUM_CARDS - game.stock_pos) / NUM_CARDS
         v[at["discard_pile"]] = game.discard_pile.bit_count() / 26
     if kind == "history":
         width = NUM_CARDS + n
         for i, (p, card) in enumerate(game.plays):
             ones += [at["history"] + i * width + card, at["history"] + i * width + NUM_CARDS + rel[p]]
-    v[ones] = 1
-    if game.looked[observer]:
-        _put_cards(v, at["hand"], game.hands[observer])
-    for p in range(n):
-        v[at["tricks"] + rel[p]] = game.tricks[p] / 13
-        _put_cards(v, at["played"] + rel[p] * NUM_CARDS, game.played[p])
     if kind == "oracle":
         for k in range(1, n):
-            _put_cards(v, at["other_hands"] + (k - 1) * NUM_CARDS, game.hands[(observer + k) % n])
-    v[at["scores"]:at["scores"] + 2] = _scores(game, observer)
-    v[at["bags"]:at["bags"] + 2] = _bags(game, observer)
-    v[at["target"]] = min(game.config.target_score / 1000, SCORE_CLIP)
+            start = at["other_hands"] + (k - 1) * NUM_CARDS
+            ones += [start + card for card in cards_of(game.hands[(observer + k) % n])]
+    v[ones] = 1
+    if game.trick_winners:
+        v[at["tricks"]:at["tricks"] + n] = [game.tricks[(observer + k) % n] / 13 for k in range(n)]
+    # scores, bags and target are consecutive blocks
+    v[at["scores"]:at["target"] + 1] = [*_scores(game, observer), *_bags(game, observer),
+                                        min(game.config.target_score / 1000, SCORE_CLIP)]
     return v
 
 
@@ -209,8 +218,9 @@ class ObservationTracker:
 
     Call :meth:`rebuild` after ``game.reset`` and :meth:`update` after each
     ``game.apply``; :attr:`vectors` row ``p`` is then ``encode(game, p, kind)``.
-    Updates are scalar writes into one flat array at precomputed offsets: a
-    card played costs a few dozen of them instead of a fresh encoding.
+    Every update writes into one flat array at precomputed index arrays, one
+    numpy write covering all observers: a card played costs two or three
+    writes instead of a fresh encoding (this is what makes ``observe()`` a copy).
     """
 
     def __init__(self, game: SpadesGame, kind: str = "default") -> None:
@@ -222,113 +232,143 @@ class ObservationTracker:
         self.vectors = self.flat.reshape(n, self.size)  # a view: row p is player p's observation
         self._offset = off = _offsets(n, kind)
         bases = range(0, n * self.size, self.size)
-        # _at[block][p]: flat offsets, one per observer, where player p's row of a per-seat block
-        # starts (row width: 52 cards, 4 suits or 1 entry); spades_broken is one entry per observer.
-        widths = {"played": NUM_CARDS, "trick": NUM_CARDS, "voids": 4, "to_act": 1, "leader": 1, "tricks": 1}
-        self._at = {name: [[base + off[name] + (p - o) % n * width for o, base in enumerate(bases)]
-                           for p in range(n)] for name, width in widths.items()}
-        self._at["spades_broken"] = [[base + off["spades_broken"] for base in bases]]
-        # The same offsets as index arrays: one numpy write covers every observer.
-        self._idx = {name: [np.array(rows) for rows in per_player] for name, per_player in self._at.items()}
-        # _card_idx[p][card]: where a card played by p lands ("played" and "trick"), every observer.
-        self._card_idx = [[np.array(self._at["played"][p] + self._at["trick"][p]) + card for card in range(NUM_CARDS)]
-                          for p in range(n)]
-        self._hand_at = [base + off["hand"] for base in bases]
-        self._trick_slices = [(base + off["trick"], base + off["trick"] + n * NUM_CARDS) for base in bases]
+        # _idx[block][p]: flat indices, one per observer, where player p's row of a per-seat block
+        # starts (row width: 52 cards, 16 bid codes, 4 suits or 1 entry).
+        widths = {"played": NUM_CARDS, "trick": NUM_CARDS, "bids": BID_CODES, "voids": 4, "to_act": 1,
+                  "leader": 1, "tricks": 1}
+        self._idx = {name: [np.array([base + off[name] + (p - o) % n * width for o, base in enumerate(bases)])
+                            for p in range(n)] for name, width in widths.items()}
+        self._broken_idx = np.array([base + off["spades_broken"] for base in bases])
+        self._phase_idx = np.array([base + off["phase"] for base in bases])
+        hand_at = [base + off["hand"] for base in bases]
+        # A card played by p: zeros at the card in p's hand and at p's to-act flags; ones at the
+        # card in "played" (and in "trick" while the trick goes on) and at the next seat's to-act
+        # flags; a completed trick's winner gets the lead and the turn.
+        self._play_zeros = [[np.array([hand_at[p] + card, *self._idx["to_act"][p]]) for card in range(NUM_CARDS)]
+                            for p in range(n)]
+        self._play_ones = [[np.concatenate([self._idx["played"][p] + card, self._idx["trick"][p] + card,
+                                            self._idx["to_act"][(p + 1) % n]]) for card in range(NUM_CARDS)]
+                           for p in range(n)]
+        self._last_ones = [[self._idx["played"][p] + card for card in range(NUM_CARDS)] for p in range(n)]
+        self._lead_ones = [np.concatenate([self._idx["leader"][p], self._idx["to_act"][p]]) for p in range(n)]
         self._hand_number = -1
 
     def rebuild(self) -> None:
+        self.flat[:] = 0
         for p in range(self.game.num_players):
-            self.vectors[p] = encode(self.game, p, self.kind)
+            encode(self.game, p, self.kind, out=self.vectors[p])
         self._hand_number = self.game.hand_number
         self._voids = list(self.game.voids)
         self._broken = self.game.spades_broken
-        self._to_act = None if self.game.phase == Phase.GAME_OVER else self.game.current_player
         self._leader = self.game.leader
-        self._phase = int(self.game.phase)
 
     def update(self, player: int, action: int, phase: Phase) -> None:
         """Fold in ``action`` just taken by ``player`` in ``phase``."""
         game = self.game
-        hand_over = game.hand_number != self._hand_number
-        if hand_over and game.phase != Phase.GAME_OVER or (
-                game.num_players == 2 and phase not in (Phase.PLAY, Phase.DRAW) or
-                phase == Phase.DRAW and game.phase != Phase.DRAW):
-            # A new deal changes nearly everything; so do a two-player bid, Blind Nil choice,
-            # replacement or the end of the draw (several private blocks): rebuild whole.
+        if phase is _PLAY:
+            if game.hand_number == self._hand_number:
+                self._card_played(player, action)
+            elif game.phase is _GAME_OVER:  # the last trick ended the game: no new deal
+                self._card_played(player, action)
+                self._game_over()
+            else:
+                self.rebuild()  # a new deal changes nearly everything
+        elif phase is _BID:
+            self._bid(player)
+        elif game.num_players == 4 and phase in (Phase.BLIND, Phase.PASS) or (
+                phase is Phase.DRAW and game.phase is Phase.DRAW):
+            self._set_phase_and_turn(player)
+            if phase is Phase.BLIND:
+                self._blind(player, action)
+            elif phase is Phase.PASS:
+                self._passed()
+            else:
+                self._drawn(player)
+        else:
+            # A two-player Blind Nil choice, replacement or the end of the draw touch several
+            # private blocks (and may run the opponent's blind draws): rebuild whole.
             self.rebuild()
-            return
-        f, off, size, n = self.flat, self._offset, self.size, game.num_players
-        bases = range(0, n * size, size)
-        if phase == Phase.PLAY:
-            self._card_played(player, action)
-        elif phase == Phase.DRAW:
-            self._drawn(player)
-        elif phase in (Phase.BID, Phase.BLIND):
-            if action != A.LOOK:
-                code = _bid_code(game, player)
-                for o, base in enumerate(bases):
-                    start = base + off["bids"] + (player - o) % n * BID_CODES
-                    f[start] = 0
-                    f[start + code] = 1
-            if phase == Phase.BLIND:  # Blind Nil or not, the player now looks at the hand
-                start = player * size + off["hand"]
-                f[start:start + NUM_CARDS] = bits_to_array(game.hands[player])
-        elif phase == Phase.PASS:
-            giver, receiver, card = game.passes[-1]
-            f[giver * size + off["hand"] + card] = 0
-            f[receiver * size + off["hand"] + card] = 1
-            f[giver * size + off["passed"] + card] = 1
-            f[receiver * size + off["received"] + card] = 1
-            if "other_hands" in off:
-                for o, base in enumerate(bases):
-                    if o != giver:
-                        f[base + off["other_hands"] + ((giver - o) % n - 1) * NUM_CARDS + card] = 0
-                    if o != receiver:
-                        f[base + off["other_hands"] + ((receiver - o) % n - 1) * NUM_CARDS + card] = 1
-        if hand_over:  # the last trick ended the game: no new deal, only the totals change
-            self._hand_number = game.hand_number
-            for o, base in enumerate(bases):
-                f[base + off["scores"]:base + off["scores"] + 2] = _scores(game, o)
-                f[base + off["bags"]:base + off["bags"] + 2] = _bags(game, o)
-        if game.phase != self._phase:
-            for base in bases:
-                f[base + off["phase"] + self._phase] = 0
-                f[base + off["phase"] + game.phase] = 1
-            self._phase = int(game.phase)
-        to_act = None if game.phase == Phase.GAME_OVER else game.current_player
-        if to_act != self._to_act:
-            self._move("to_act", self._to_act, to_act)
-            self._to_act = to_act
+
+    # ------------------------------------------------------------ by phase
 
     def _card_played(self, player: int, card: int) -> None:
-        """The hot path: one card played (about 75% of all decisions)."""
-        game, f, off, n = self.game, self.flat, self._offset, self.game.num_players
-        f[self._hand_at[player] + card] = 0
-        f[self._card_idx[player][card]] = 1  # the card in "played" and "trick", for every observer
-        if not game.trick:  # the trick is complete: clear it, count it, and move the lead
+        game, f = self.game, self.flat
+        f[self._play_zeros[player][card]] = 0
+        if game.trick:  # the trick goes on (three cards in four: the hot path)
+            f[self._play_ones[player][card]] = 1
+        else:  # the trick is complete: clear it, count it, the winner leads
             winner = game.leader
-            for start, stop in self._trick_slices:
-                f[start:stop] = 0
+            trick = self._offset["trick"]
+            f[self._last_ones[player][card]] = 1
+            self.vectors[:, trick:trick + game.num_players * NUM_CARDS] = 0
             f[self._idx["tricks"][winner]] = game.tricks[winner] / 13
-            self._move("leader", self._leader, winner)
+            f[self._idx["leader"][self._leader]] = 0
+            f[self._lead_ones[winner]] = 1
             self._leader = winner
-        if game.voids[player] != self._voids[player]:
+        if game.voids[player] != self._voids[player]:  # a new known void, perhaps spades broken
             suit = (game.voids[player] & ~self._voids[player]).bit_length() - 1
             self._voids[player] = game.voids[player]
             f[self._idx["voids"][player] + suit] = 1
-        if game.spades_broken != self._broken:
-            self._broken = game.spades_broken
-            f[self._idx["spades_broken"][0]] = 1
-        if "history" in off:
-            start = off["history"] + (len(game.plays) - 1) * (NUM_CARDS + n)
-            for o, base in enumerate(range(0, n * self.size, self.size)):
-                f[base + start + card] = 1
-                f[base + start + NUM_CARDS + (player - o) % n] = 1
+            if game.spades_broken != self._broken:
+                self._broken = True
+                f[self._broken_idx] = 1
+        elif game.spades_broken != self._broken:  # a forced spade lead
+            self._broken = True
+            f[self._broken_idx] = 1
+        if self.kind != "default":
+            self._card_played_extras(player, card)
+
+    def _card_played_extras(self, player: int, card: int) -> None:
+        """The ordered history gains an entry; the oracle's view of the player's hand loses the card."""
+        f, off, n = self.flat, self._offset, self.game.num_players
+        for o, base in enumerate(range(0, n * self.size, self.size)):
+            if "history" in off:
+                start = base + off["history"] + (len(self.game.plays) - 1) * (NUM_CARDS + n)
+                f[start + card] = 1
+                f[start + NUM_CARDS + (player - o) % n] = 1
+            if "other_hands" in off and o != player:
+                f[base + off["other_hands"] + ((player - o) % n - 1) * NUM_CARDS + card] = 0
+
+    def _game_over(self) -> None:
+        """After the last card of the game: the totals, the phase, and nobody to act."""
+        game, f, off, n = self.game, self.flat, self._offset, self.game.num_players
+        self._hand_number = game.hand_number
+        for o in range(n):  # scores, bags and target are consecutive blocks
+            start = o * self.size + off["scores"]
+            f[start:start + 4] = [*_scores(game, o), *_bags(game, o)]
+        f[self._phase_idx + Phase.PLAY] = 0
+        f[self._phase_idx + Phase.GAME_OVER] = 1
+        f[self._idx["to_act"][game.current_player]] = 0
+
+    def _bid(self, player: int) -> None:
+        f, idx = self.flat, self._idx["bids"][player]
+        f[idx] = 0
+        f[idx + _bid_code(self.game, player)] = 1
+        self._set_phase_and_turn(player)
+
+    def _blind(self, player: int, action: int) -> None:
+        """The four-player Blind Nil choice: a Blind Nil bid, and either way the player looks."""
+        if action == A.BLIND_NIL:
+            f, idx = self.flat, self._idx["bids"][player]
+            f[idx] = 0
+            f[idx + _bid_code(self.game, player)] = 1
+        start = player * self.size + self._offset["hand"]
+        self.flat[start:start + NUM_CARDS] = bits_to_array(self.game.hands[player])
+
+    def _passed(self) -> None:
+        game, f, off, n, size = self.game, self.flat, self._offset, self.game.num_players, self.size
+        giver, receiver, card = game.passes[-1]
+        f[giver * size + off["hand"] + card] = 0
+        f[receiver * size + off["hand"] + card] = 1
+        f[giver * size + off["passed"] + card] = 1
+        f[receiver * size + off["received"] + card] = 1
         if "other_hands" in off:
-            for o, base in enumerate(range(0, n * self.size, self.size)):
-                if o != player:
-                    f[base + off["other_hands"] + ((player - o) % n - 1) * NUM_CARDS + card] = 0
+            for o in range(n):
+                base = o * size + off["other_hands"]
+                if o != giver:
+                    f[base + ((giver - o) % n - 1) * NUM_CARDS + card] = 0
+                if o != receiver:
+                    f[base + ((receiver - o) % n - 1) * NUM_CARDS + card] = 1
 
     def _drawn(self, player: int) -> None:
         """A two-player draw turn, possibly followed by a Blind Nil bidder's blind turn (whose
@@ -348,12 +388,13 @@ class ObservationTracker:
                 start = base + off["other_hands"]
                 f[start:start + NUM_CARDS] = bits_to_array(game.hands[1 - o])
 
-    def _move(self, block: str, old: int | None, new: int | None) -> None:
-        """Move a per-seat one-hot from seat ``old`` to seat ``new`` (None: no seat) for every observer."""
-        if old is not None:
-            self.flat[self._idx[block][old]] = 0
-        if new is not None:
-            self.flat[self._idx[block][new]] = 1
+    def _set_phase_and_turn(self, player: int) -> None:
+        """After a decision outside the play: the phase may change, and the turn moves on."""
+        game, f, phase = self.game, self.flat, self._offset["phase"]
+        self.vectors[:, phase:phase + NUM_PHASES] = 0
+        f[self._phase_idx + int(game.phase)] = 1
+        f[self._idx["to_act"][player]] = 0
+        f[self._idx["to_act"][game.current_player]] = 1
 
 
 def decode(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> dict:
