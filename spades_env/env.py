@@ -13,7 +13,7 @@ from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
 from .cards import bits_to_array
-from .game import SpadesConfig, SpadesGame
+from .game import Phase, SpadesConfig, SpadesGame
 from .observations import KINDS, ObservationTracker, bounds, encode_state
 from .render import render_hand_result, render_text
 
@@ -132,6 +132,7 @@ class raw_env(AECEnv, EzPickle):
         state_low, state_high = bounds(num_players, "oracle")
         self.state_space = spaces.Box(state_low, state_high, dtype=np.float32)
         self._tracker = ObservationTracker(self.game, observation)
+        self._rows = list(self._tracker.vectors)  # row views, one per player
         self._no_actions = np.zeros(NUM_ACTIONS, np.int8)
         self.hand_records: list[dict] = []
 
@@ -166,12 +167,12 @@ class raw_env(AECEnv, EzPickle):
     # ------------------------------------------------------------- observe
 
     def observe(self, agent: str) -> dict:
-        player = self.agent_name_mapping[agent]
-        if player == self.game.current_player and not self.game.game_over:
-            mask = bits_to_array(self.game.legal_mask(), NUM_ACTIONS).view(np.int8)
+        player, game = self.agent_name_mapping[agent], self.game
+        if player == game.current_player and game.phase is not Phase.GAME_OVER:
+            mask = bits_to_array(game.legal_mask(), NUM_ACTIONS).view(np.int8)
         else:
             mask = self._no_actions.copy()
-        return {"observation": self._tracker.vectors[player].copy(), "action_mask": mask}
+        return {"observation": self._rows[player].copy(), "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         return self.observe(agent or self.agent_selection)["action_mask"]

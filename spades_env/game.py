@@ -32,6 +32,9 @@ class Phase(IntEnum):
     GAME_OVER = 6
 
 
+_PLAY = Phase.PLAY  # a module constant: the hot paths compare against it by identity
+
+
 class IllegalActionError(ValueError):
     """An action that is not legal now; the game is left exactly as it was."""
 
@@ -304,7 +307,7 @@ class SpadesGame:
     def legal_mask(self) -> int:
         """Legal action ids now, as a bitmask over the action table."""
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase is _PLAY:
             return self._legal_plays(self.current_player)
         if phase == Phase.BID:
             low = 0 if self.config.nil else 1
@@ -352,7 +355,7 @@ class SpadesGame:
         player = self.current_player
         self.actions.append((player, action))
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase is _PLAY:
             self._play(player, action)
         elif phase == Phase.BID:
             self.bids[player] = action - A.BID_BASE
