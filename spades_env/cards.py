@@ -90,16 +90,16 @@ def count(mask: int) -> int:
     return mask.bit_count()
 
 
-def bits_to_array(mask: int, size: int = NUM_CARDS) -> np.ndarray:
-    """A bitmask as a 0/1 ``uint8`` array of ``size`` entries (bit i -> index i).
+def bits_to_array(mask: int, size: int = NUM_CARDS, dtype=np.uint8) -> np.ndarray:
+    """A bitmask as a 0/1 array of ``size`` entries (bit i -> index i).
 
     On every ``observe()``: a legal set usually holds a few bits, which are
     quickest set one by one; a full hand is quicker to unpack byte-wise.
     """
     if mask.bit_count() > 8:
         raw = np.frombuffer(mask.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
-        return np.unpackbits(raw, count=size, bitorder="little")
-    out = np.zeros(size, np.uint8)
+        return np.unpackbits(raw, count=size, bitorder="little").astype(dtype, copy=False)
+    out = np.zeros(size, dtype)
     while mask:
         low = mask & -mask
         out[low.bit_length() - 1] = 1

@@ -169,7 +169,7 @@ class raw_env(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict:
         player, game = self.agent_name_mapping[agent], self.game
         if player == game.current_player and game.phase is not Phase.GAME_OVER:
-            mask = bits_to_array(game.legal_mask(), NUM_ACTIONS).view(np.int8)
+            mask = bits_to_array(game.legal_mask(), NUM_ACTIONS, np.int8)
         else:
             mask = self._no_actions.copy()
         return {"observation": self._rows[player].copy(), "action_mask": mask}

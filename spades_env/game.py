@@ -106,6 +106,7 @@ class SpadesGame:
         self.members: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3)) if n == 4 else ((0,), (1,))
         self.side_of: tuple[int, ...] = tuple(p % 2 for p in range(n))
         self.phase = Phase.GAME_OVER
+        self._legal: int | None = None
         self.hand_records: list[dict] = []
         self.rng: np.random.Generator | None = None
         # Replay tools may queue the outcomes of Blind Nil replacement draws (two players) here.
@@ -189,6 +190,7 @@ class SpadesGame:
             perm = self.rng.permutation(NUM_CARDS).tolist()
             deal = perm if n == 2 else [mask_of(perm[13 * p: 13 * p + 13]) for p in range(n)]
         self.dealer = dealer
+        self._legal = None
         if n == 2:
             self.stock = list(deal)
             self.stock_pos = 0  # index of the top card of the stock
@@ -274,13 +276,14 @@ class SpadesGame:
         self.looked = [True, True]
         self._advance_bidding()
 
+    def _check_forced_draw(self) -> None:
+        if self.forced_draws and not (self.discard_pile & ~self._returned) >> self.forced_draws[0] & 1:
+            raise ValueError(f"forced replacement draw {card_to_str(self.forced_draws[0])} is not in the discard pile")
+
     def _replace(self, player: int, action: int) -> None:
         """One Blind Nil replacement decision: put ``action`` back and draw at random, or stop."""
         if action != A.DONE:
             pool = cards_of(self.discard_pile & ~self._returned)
-            if self.forced_draws and self.forced_draws[0] not in pool:
-                raise ValueError(f"forced replacement draw {card_to_str(self.forced_draws[0])} is not in the "
-                                 "discard pile")
             drawn = self.forced_draws.pop(0) if self.forced_draws else pool[int(self.rng.integers(len(pool)))]
             bit, drawn_bit = 1 << action, 1 << drawn
             self.hands[player] = self.hands[player] ^ bit | drawn_bit
@@ -305,7 +308,13 @@ class SpadesGame:
         return (player + 2) % 4 if self.num_players == 4 else None
 
     def legal_mask(self) -> int:
-        """Legal action ids now, as a bitmask over the action table."""
+        """Legal action ids now, as a bitmask over the action table (cached until the next action:
+        the env asks for it once to build the mask and once more to check the chosen action)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> int:
         phase = self.phase
         if phase is _PLAY:
             return self._legal_plays(self.current_player)
@@ -352,9 +361,11 @@ class SpadesGame:
             action = int(action)
         if not (0 <= action < A.NUM_ACTIONS and legal >> action & 1):
             raise IllegalActionError(self._illegal_message(given, legal))
-        player = self.current_player
+        player, phase = self.current_player, self.phase
+        if phase is Phase.REPLACE and action != A.DONE:
+            self._check_forced_draw()  # a replay tool's bad draw is refused before anything changes
+        self._legal = None
         self.actions.append((player, action))
-        phase = self.phase
         if phase is _PLAY:
             self._play(player, action)
         elif phase == Phase.BID:
@@ -380,6 +391,7 @@ class SpadesGame:
             self._pass(action)
         elif phase == Phase.REPLACE:
             self._replace(player, action)
+        self._legal = None
 
     def _illegal_message(self, action, legal: int) -> str:
         if not isinstance(action, bool) and isinstance(action, numbers.Integral) and 0 <= action < A.NUM_ACTIONS:
