@@ -177,9 +177,9 @@ def encode(game: SpadesGame, observer: int, kind: str = "default", out: np.ndarr
     v[ones] = 1
     if game.trick_winners:
         v[at["tricks"]:at["tricks"] + n] = [game.tricks[(observer + k) % n] / 13 for k in range(n)]
-    # scores, bags and target are consecutive blocks
-    v[at["scores"]:at["target"] + 1] = [*_scores(game, observer), *_bags(game, observer),
-                                        min(game.config.target_score / 1000, SCORE_CLIP)]
+    if game.scores[0] or game.scores[1] or game.bags[0] or game.bags[1]:
+        v[at["scores"]:at["bags"] + 2] = [*_scores(game, observer), *_bags(game, observer)]
+    v[at["target"]] = min(game.config.target_score / 1000, SCORE_CLIP)
     return v
 
 
