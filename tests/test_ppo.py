@@ -202,6 +202,21 @@ def test_init_policy_starts_from_given_weights(tmp_path):
     argv = TINY + ["--total-updates", "0", "--init-policy", str(tmp_path / "start.pt"),
                    "--run-dir", str(tmp_path / "r")]
     assert train_main(argv) == 0
+    assert json.loads((tmp_path / "r" / "run.json").read_text())["init_policy"] == str(tmp_path / "start.pt")
     loaded, _ = load_policy(tmp_path / "r" / "policy.pt")
     for key, value in start.state_dict().items():
         assert torch.equal(value, loaded.state_dict()[key]), key
+
+
+@pytest.mark.parametrize("name,num_players", [("ppo", 4), ("ppo-2p", 2)])
+def test_shipped_checkpoints_load_by_name_and_play_legally(name, num_players):
+    from agents.match import play_game
+    from agents.ppo.model import SHIPPED
+    from spades_env.game import SpadesConfig
+
+    assert SHIPPED[num_players].stat().st_size < 5_000_000
+    agent = make_agent(name)
+    assert agent.num_players == num_players
+    game = play_game([agent, make_agent("random")] * (num_players // 2), seed=3,
+                     config=SpadesConfig(num_players=num_players, single_hand=True), ask_forced=True)
+    assert game.hand_number == 1  # the engine raised on no illegal action

@@ -370,7 +370,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
         bc["bc_wall_s"] = time.perf_counter() - start
         state["wall_s"] += bc["bc_wall_s"]
         info["behaviour_cloning"] = bc
-        info_path.write_text(json.dumps(info, indent=2) + "\n")
+    info_path.write_text(json.dumps(info, indent=2) + "\n")
     if not resume:
         save_policy(model, policy_path, cfg.num_players, {"update": 0, "decisions": 0})
         save_checkpoint(ckpt_path, model, optimizer, pool, state, rng, generator, cfg)
