@@ -1,9 +1,12 @@
 """Train a PPO Spades agent by self-play: a thin wrapper over ``spades train`` (logic in :mod:`agents.ppo.train`).
 
-Example (the shipped four-player agent; see the README for the exact command and its cost)::
+Example (the first stage of the shipped four-player agent uses the defaults; the full chain of
+commands is stored in the checkpoint's ``meta["provenance"]``)::
 
-    python experiments/train_ppo.py --num-players 4 --bc-hands 4000 --max-minutes 120 --run-dir runs/ppo-4p
+    python experiments/train_ppo.py --num-players 4 --seed 5 --max-minutes 60 --run-dir runs/ppo-4p
     python experiments/train_ppo.py --resume runs/ppo-4p      # continue a stopped run exactly
+    python experiments/train_ppo.py --init-policy runs/ppo-4p/policy.pt --bc-hands 0 --learning-rate 1e-4 \
+        --anneal-lr true --total-updates 600 --run-dir runs/ppo-4p-anneal   # a new stage from saved weights
 """
 
 import sys

@@ -30,7 +30,7 @@ from spades_env.actions import NUM_ACTIONS
 from spades_env.observations import observation_size
 
 # Tiny runs: the random agent stands in for the heuristic (it is the same code path, only faster).
-TINY = ["--num-envs", "8", "--hidden-sizes", "32", "--p-heuristic", "0.2", "--p-random", "0.2",
+TINY = ["--num-envs", "8", "--bc-hands", "0", "--hidden-sizes", "32", "--p-heuristic", "0.2", "--p-random", "0.2",
         "--heuristic-agent", "random", "--snapshot-every", "1", "--save-every", "1", "--eval-every", "2",
         "--eval-deals", "4", "--no-progress"]
 

@@ -16,11 +16,16 @@ from pathlib import Path
 
 @dataclass
 class PPOConfig:
-    """Hyper-parameters of one PPO self-play run (see ``agents/ppo/train.py``)."""
+    """Hyper-parameters of one PPO self-play run (see ``agents/ppo/train.py``).
+
+    The defaults are the settings of the first stage of the shipped four-player
+    agent (``runs/ppo-4p-bc2``); the later stages lowered and annealed the
+    learning rate (``--anneal-lr true --learning-rate 1e-4``).
+    """
 
     # --- game
     num_players: int = 4  # 4 (partnership) or 2 (two-player Spades)
-    random_start_bags: bool = True  # start each training hand with random carried bags (0..9 per side), so the
+    random_start_bags: bool = False  # start each training hand with random carried bags (0..9 per side), so the
     # agent sees the sandbagging penalty; False starts every hand at 0 bags
     # --- run
     seed: int = 1
@@ -30,16 +35,16 @@ class PPOConfig:
     # --- rollout
     num_envs: int = 128  # hands played in parallel (and per rollout); network calls are batched across them
     # --- PPO (CleanRL names)
-    learning_rate: float = 3e-4
+    learning_rate: float = 2e-4
     anneal_lr: bool = False
     gamma: float = 1.0  # one hand is one short episode: no discounting
     gae_lambda: float = 0.95
-    update_epochs: int = 4
+    update_epochs: int = 3
     num_minibatches: int = 4
     norm_adv: bool = True
     clip_coef: float = 0.2
     clip_vloss: bool = False
-    ent_coef: float = 0.01
+    ent_coef: float = 0.003
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     target_kl: float | None = None
@@ -47,9 +52,9 @@ class PPOConfig:
     hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
     privileged_critic: bool = True  # the critic also sees the other hands (training only; see model.ActorCritic)
     # --- opponents: the learner plays one side; the other side is drawn per hand with these weights
-    p_self: float = 0.5  # the current policy (both sides then give training data)
-    p_pool: float = 0.3  # a past snapshot of the policy
-    p_heuristic: float = 0.15
+    p_self: float = 0.25  # the current policy (both sides then give training data)
+    p_pool: float = 0.25  # a past snapshot of the policy
+    p_heuristic: float = 0.45
     p_random: float = 0.05
     heuristic_agent: str = "heuristic"  # registry names (agents.make_agent)
     random_agent: str = "random"
@@ -58,12 +63,12 @@ class PPOConfig:
     init_policy: str = ""  # start from these weights (a policy file or checkpoint of the same shape) instead
     # of a fresh network; behaviour cloning, if asked for, then runs on top
     # --- behaviour cloning on heuristic games before PPO (0 hands = off)
-    bc_hands: int = 0
-    bc_epochs: int = 4
+    bc_hands: int = 10000
+    bc_epochs: int = 10
     bc_learning_rate: float = 1e-3
     bc_batch_size: int = 512
     # --- evaluation (duplicate tournament vs the heuristic, fixed seed)
-    eval_every: int = 25  # updates; 0 = only at the end
+    eval_every: int = 20  # updates; 0 = only at the end
     eval_deals: int = 200
     eval_seed: int = 20261129
     # --- checkpoints
