@@ -55,6 +55,7 @@ from .model import (
     save_policy,
 )
 from .rollout import LEARNER, Collector, HandResult, Key
+from .vector_rollout import SplitCollector
 
 OPPONENT_KINDS = ("self", "pool", "heuristic", "random")
 METRICS = ["update", "decisions", "samples", "hands", "wall_s", "steps_per_s", "lr", "policy_loss", "value_loss",
@@ -336,7 +337,8 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
     rng = np.random.default_rng(cfg.seed)
     generator = torch.Generator().manual_seed(cfg.seed)
-    collector = Collector(cfg.num_players, cfg.num_envs, cfg.random_start_bags,
+    # All-network hands run on the batched engine, the rest (heuristic, random seats) on SpadesGame.
+    collector = SplitCollector(cfg.num_players, cfg.num_envs, cfg.random_start_bags,
                           "oracle" if cfg.privileged_critic else "default")
     pool: list[dict] = []  # state dicts of past policies
     state = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "wall_s": 0.0}
