@@ -469,7 +469,6 @@ class SpadesGame:
         winner = self.trick_winner(self.trick)
         self.tricks[winner] += 1
         self.trick_winners.append(winner)
-        self.last_trick = self.trick
         self.trick = []
         self.leader = self.current_player = winner
         if len(self.trick_winners) == 13:
@@ -499,7 +498,6 @@ class SpadesGame:
             self.bags[side] = result.bags_after
             results.append(result)
         self.hand_number += 1
-        self.last_hand_scores = results
         winner = self._decide_winner()
         if winner is None and cfg.single_hand:
             totals = [r.total for r in results]

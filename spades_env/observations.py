@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import actions as A
-from .cards import NUM_CARDS, RANKS, SUITS, bits_to_array, card_to_str, cards_of
+from .cards import NUM_CARDS, SUITS, bits_to_array, card_to_str, cards_of
 from .game import Phase, SpadesGame
 
 KINDS = ("default", "history", "oracle")
@@ -450,4 +450,4 @@ def decode(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> d
 
 
 __all__ = ["KINDS", "Block", "layout", "observation_size", "bounds", "layout_table", "encode",
-           "decode", "ObservationTracker", "RANKS"]
+           "encode_state", "decode", "ObservationTracker"]
