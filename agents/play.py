@@ -39,9 +39,9 @@ from spades_env import actions as A
 from spades_env.cards import NUM_CARDS, SPADES, SUIT_NAMES, card_to_str, cards_of, hand_to_str, mask_of
 from spades_env.game import IllegalActionError, Phase, SpadesConfig, SpadesGame
 from spades_env.records import GameWriter, read_games
-from spades_env.render import SEAT_NAMES, render_hand_result
+from spades_env.render import SEAT_NAMES, bid_text, render_hand_result
 from spades_env.view import PlayerView
-from spades_env.viewer import PLAY_SAVE_FORMAT, bid_text
+from spades_env.viewer import PLAY_SAVE_FORMAT
 
 from .base import Agent, make_agent
 from .match import play_game

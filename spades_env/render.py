@@ -12,13 +12,11 @@ def seat_name(game: SpadesGame, player: int) -> str:
     return f"{SEAT_NAMES[game.num_players][player]} (player_{player})"
 
 
-def bid_text(game: SpadesGame, player: int) -> str:
-    bid = game.bids[player]
+def bid_text(bid: int | None, blind: bool) -> str:
+    """``"-"`` (not yet), ``"Nil"``, ``"Blind Nil"`` or the number."""
     if bid is None:
         return "-"
-    if game.blind[player]:
-        return "Blind Nil"
-    return "Nil" if bid == 0 else str(bid)
+    return "Blind Nil" if blind else ("Nil" if bid == 0 else str(bid))
 
 
 def render_text(game: SpadesGame, show_hands: bool = True) -> str:
@@ -32,7 +30,7 @@ def render_text(game: SpadesGame, show_hands: bool = True) -> str:
     for p in range(game.num_players):
         marker = ">" if p == game.current_player and game.phase != Phase.GAME_OVER else " "
         hand = hand_to_str(game.hands[p]) if show_hands else f"{game.hands[p].bit_count()} cards"
-        bid = bid_text(game, p)
+        bid = bid_text(game.bids[p], game.blind[p])
         lines.append(f"{marker} {seat_name(game, p):<20} bid {bid:>9}  tricks {game.tricks[p]:>2}  {hand}")
     if game.num_players == 2 and game.stock_pos < 52:
         offered = "" if game.offered is None else (

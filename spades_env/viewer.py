@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from .cards import hand_to_str, str_to_card
 from .game import SpadesGame
 from .records import read_games
-from .render import SEAT_NAMES, render_hand_result
+from .render import SEAT_NAMES, bid_text, render_hand_result
 
 PLAY_SAVE_FORMAT = "spades-play/1"  # the header of a ``spades play`` save (agents/play.py writes it)
 PAUSE_PROMPT = "[Enter] next trick · n next hand · c to the end · q quit > "
@@ -161,12 +161,6 @@ def side_members(num_players: int) -> tuple[tuple[int, ...], ...]:
 
 def side_name(short: tuple[str, ...], members) -> str:
     return "+".join(short[p] for p in members)
-
-
-def bid_text(bid: int | None, blind: bool) -> str:
-    if bid is None:
-        return "-"
-    return "Blind Nil" if blind else ("Nil" if bid == 0 else str(bid))
 
 
 def hand_intro(record: dict, labels: list[str]) -> str:
