@@ -46,6 +46,7 @@ class Batch:
     values: torch.Tensor  # (N,) float32
     advantages: torch.Tensor  # (N,)
     returns: torch.Tensor  # (N,)
+    teacher_actions: torch.Tensor  # (N,) int64: the teacher's choice in that position, -1 where none was asked
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -66,10 +67,17 @@ class RolloutBuffer:
         self.values: list[float] = []
         self.advantages: list[np.ndarray] = []
         self.returns: list[np.ndarray] = []
+        self.teacher_actions: list[int] = []
 
     def add_trajectory(self, obs: list[np.ndarray], masks: list[np.ndarray], actions: list[int],
-                       log_probs: list[float], values: list[float], final_reward: float) -> None:
-        """One seat's decisions in one hand; the hand's reward comes after the last one."""
+                       log_probs: list[float], values: list[float], final_reward: float,
+                       teacher_actions: list[int] | None = None) -> None:
+        """One seat's decisions in one hand; the hand's reward comes after the last one.
+
+        ``teacher_actions`` (optional) is what a teacher agent would have done
+        at each step (-1 where it was not asked), for the trainer's
+        imitation term (``PPOConfig.teacher_coef``).
+        """
         rewards = np.zeros(len(actions), np.float32)
         rewards[-1] = final_reward
         adv, ret = compute_gae(rewards, np.asarray(values, np.float32), self.gamma, self.lam)
@@ -80,6 +88,7 @@ class RolloutBuffer:
         self.values += values
         self.advantages.append(adv)
         self.returns.append(ret)
+        self.teacher_actions += teacher_actions if teacher_actions is not None else [-1] * len(actions)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -93,4 +102,5 @@ class RolloutBuffer:
             values=torch.tensor(self.values, dtype=torch.float32),
             advantages=torch.from_numpy(np.concatenate(self.advantages)),
             returns=torch.from_numpy(np.concatenate(self.returns)),
+            teacher_actions=torch.tensor(self.teacher_actions, dtype=torch.int64),
         )

@@ -62,6 +62,10 @@ class PPOConfig:
     snapshot_every: int = 10  # updates between snapshots added to the pool
     init_policy: str = ""  # start from these weights (a policy file or checkpoint of the same shape) instead
     # of a fresh network; behaviour cloning, if asked for, then runs on top
+    # --- imitation during PPO: a cross-entropy term pulling the learner's card plays toward the choice the
+    # teacher (heuristic_agent) makes in the same position, on the learner's own states (DAgger style). Only
+    # hands with a registry-agent opponent are labelled (the batched engine builds no views). 0 = off.
+    teacher_coef: float = 0.0
     # --- behaviour cloning on heuristic games before PPO (0 hands = off)
     bc_hands: int = 10000
     bc_epochs: int = 10
@@ -81,6 +85,8 @@ class PPOConfig:
         weights = (self.p_self, self.p_pool, self.p_heuristic, self.p_random)
         if min(weights) < 0 or sum(weights) <= 0:
             raise ValueError(f"opponent weights must be >= 0 and not all 0, got {weights}")
+        if self.teacher_coef < 0:
+            raise ValueError(f"teacher_coef must be >= 0, got {self.teacher_coef!r}")
         if self.num_envs < 1 or self.num_minibatches < 1 or self.update_epochs < 1:
             raise ValueError("num_envs, num_minibatches and update_epochs must be >= 1")
 

@@ -12,7 +12,10 @@ anyone and are not stored: they carry no gradient. Keys are ``LEARNER`` (the net
 (a frozen past snapshot) or ``("agent", name)`` (an agent from the registry,
 e.g. the heuristic, which reads the structured view). The decisions of the
 seats whose key is in ``record`` are stored as trajectories in a
-:class:`~agents.ppo.buffer.RolloutBuffer`.
+:class:`~agents.ppo.buffer.RolloutBuffer`. With a ``teacher`` (a registry
+name), the learner's card plays also store what the teacher would have played
+in the same position, which the trainer's imitation term reads
+(``PPOConfig.teacher_coef``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import torch
 from agents.base import Agent, make_agent
 from spades_env.actions import NUM_ACTIONS
 from spades_env.cards import bits_to_array
-from spades_env.game import SpadesConfig, SpadesGame
+from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker, observation_size
 from spades_env.view import player_view
 
@@ -58,10 +61,12 @@ class Collector:
     """Plays batches of single hands; reuses its games, trackers and agent objects between calls."""
 
     def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
-                 observation_kind: str = "default") -> None:
+                 observation_kind: str = "default", teacher: str | None = None) -> None:
         """``observation_kind="oracle"`` feeds networks with a privileged critic (see :class:`ActorCritic`);
-        agents from the registry always get the default observation (its prefix)."""
+        agents from the registry always get the default observation (its prefix). ``teacher`` names the
+        agent that labels the learner's card plays (None: no labels)."""
         self.num_players = num_players
+        self.teacher = teacher
         self.random_start_bags = random_start_bags
         self.agent_obs_size = observation_size(num_players)
         config = SpadesConfig(num_players=num_players, single_hand=True)
@@ -100,7 +105,12 @@ class Collector:
                     if hasattr(agent, "reset"):
                         agent.reset(seat, int(rng.integers(2**62)))
                 if key in record:
-                    traj[slot, seat] = {"obs": [], "masks": [], "actions": [], "log_probs": [], "values": []}
+                    traj[slot, seat] = {"obs": [], "masks": [], "actions": [], "log_probs": [], "values": [],
+                                        "teacher": []}
+                if key == LEARNER and self.teacher:
+                    teacher = self._agent(slot, seat, self.teacher)
+                    if hasattr(teacher, "reset"):
+                        teacher.reset(seat, None)
         active = list(range(len(plans)))
         nets = {LEARNER: model} | {("pool", i): net for i, net in enumerate(pool)}
         while active:
@@ -134,7 +144,8 @@ class Collector:
                 for i, (s, p) in enumerate(zip(slots, players)):
                     chosen[s] = int(actions[i])
                     if key in record:
-                        self._store(traj[s, p], obs[i], masks[i], chosen[s], float(taken[i]), float(values[i]))
+                        self._store(traj[s, p], obs[i], masks[i], chosen[s], float(taken[i]), float(values[i]),
+                                    self._teacher_action(s, p, masks[i]) if key == LEARNER else -1)
             still = []
             for slot in active:
                 game = self.games[slot]
@@ -153,16 +164,29 @@ class Collector:
                     t = traj.pop((slot, seat), None)
                     if t is not None and t["actions"]:
                         buffer.add_trajectory(t["obs"], t["masks"], t["actions"], t["log_probs"], t["values"],
-                                              rewards[seat])
+                                              rewards[seat], t["teacher"])
                         stats.recorded += len(t["actions"])
             active = still
         return stats
 
+    def _teacher_action(self, slot: int, seat: int, mask: np.ndarray) -> int:
+        """What the teacher would play in this card-play position (-1: no teacher, or not a card play).
+
+        Only card plays are labelled: measured against the heuristic, the
+        network's own bids were the better half of its game (see the README).
+        """
+        game = self.games[slot]
+        if not self.teacher or game.phase != Phase.PLAY:
+            return -1
+        agent = self._agent(slot, seat, self.teacher)
+        return int(agent.act(None, mask.view(np.int8), player_view(game, seat)))
+
     @staticmethod
     def _store(t: dict[str, list], obs: np.ndarray, mask: np.ndarray, action: int, log_prob: float,
-               value: float) -> None:
+               value: float, teacher_action: int = -1) -> None:
         t["obs"].append(obs)
         t["masks"].append(mask)
         t["actions"].append(action)
         t["log_probs"].append(log_prob)
         t["values"].append(value)
+        t["teacher"].append(teacher_action)

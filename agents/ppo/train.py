@@ -58,8 +58,9 @@ from .rollout import LEARNER, Collector, HandResult, Key
 from .vector_rollout import SplitCollector
 
 OPPONENT_KINDS = ("self", "pool", "heuristic", "random")
-METRICS = ["update", "decisions", "samples", "hands", "wall_s", "steps_per_s", "lr", "policy_loss", "value_loss",
-           "entropy", "approx_kl", "clipfrac", "explained_variance"] + [f"reward_vs_{k}" for k in OPPONENT_KINDS[1:]]
+METRICS = (["update", "decisions", "samples", "hands", "wall_s", "steps_per_s", "lr", "policy_loss", "value_loss",
+           "entropy", "approx_kl", "clipfrac", "explained_variance", "teacher_nll", "teacher_agreement"]
+           + [f"reward_vs_{k}" for k in OPPONENT_KINDS[1:]])
 EVAL_FIELDS = ["update", "decisions", "wall_s", "deals", "points_per_deal", "ci95", "win_rate", "set_rate",
                "nil_success", "bags_per_hand", "opp_set_rate", "opp_nil_success", "opp_bags_per_hand"]
 
@@ -119,6 +120,11 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
                 v_loss = 0.5 * ((new_values - returns) ** 2).mean()
 
             loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+            teacher = batch.teacher_actions[idx]
+            labelled = teacher >= 0
+            if cfg.teacher_coef > 0 and labelled.any():
+                teacher_nll = -log_probs[labelled].gather(1, teacher[labelled].unsqueeze(1)).mean()
+                loss = loss + cfg.teacher_coef * teacher_nll
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
@@ -128,7 +134,20 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
     var_y = batch.returns.var().item()
     explained = math.nan if var_y == 0 else 1 - (batch.returns - batch.values).var().item() / var_y
     return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(), "entropy": entropy.item(),
-            "approx_kl": approx_kl.item(), "clipfrac": float(np.mean(clipfracs)), "explained_variance": explained}
+            "approx_kl": approx_kl.item(), "clipfrac": float(np.mean(clipfracs)), "explained_variance": explained,
+            **teacher_fit(model, batch)}
+
+
+@torch.no_grad()
+def teacher_fit(model: ActorCritic, batch: Batch) -> dict[str, float]:
+    """How close the updated policy is to the teacher on the labelled rows: mean NLL and greedy agreement."""
+    labelled = batch.teacher_actions >= 0
+    if not labelled.any():
+        return {}
+    log_probs = masked_log_probs(model.logits(batch.obs[labelled]), batch.masks[labelled])
+    teacher = batch.teacher_actions[labelled]
+    return {"teacher_nll": -log_probs.gather(1, teacher.unsqueeze(1)).mean().item(),
+            "teacher_agreement": (log_probs.argmax(1) == teacher).float().mean().item()}
 
 
 # ---------------------------------------------------------------- behaviour cloning
@@ -339,7 +358,8 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     generator = torch.Generator().manual_seed(cfg.seed)
     # All-network hands run on the batched engine, the rest (heuristic, random seats) on SpadesGame.
     collector = SplitCollector(cfg.num_players, cfg.num_envs, cfg.random_start_bags,
-                          "oracle" if cfg.privileged_critic else "default")
+                               "oracle" if cfg.privileged_critic else "default",
+                               teacher=cfg.heuristic_agent if cfg.teacher_coef > 0 else None)
     pool: list[dict] = []  # state dicts of past policies
     state = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "wall_s": 0.0}
 

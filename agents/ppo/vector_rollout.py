@@ -221,12 +221,14 @@ class SplitCollector(Collector):
     """A ``Collector`` whose :meth:`run` is :func:`run_split`: all-network hands on the batched engine.
 
     A drop-in replacement (same constructor, ``games``, ``num_players``),
-    so the trainer switches by constructing this class instead.
+    so the trainer switches by constructing this class instead. A ``teacher``
+    labels only the hands on the per-game engine (it reads a ``PlayerView``).
     """
 
     def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
-                 observation_kind: str = "default", min_vector_hands: int = MIN_VECTOR_HANDS) -> None:
-        super().__init__(num_players, num_envs, random_start_bags, observation_kind)
+                 observation_kind: str = "default", min_vector_hands: int = MIN_VECTOR_HANDS,
+                 teacher: str | None = None) -> None:
+        super().__init__(num_players, num_envs, random_start_bags, observation_kind, teacher)
         self.vector = VectorCollector(num_players, num_envs, random_start_bags, observation_kind)
         self.min_vector_hands = min_vector_hands
 
