@@ -24,10 +24,11 @@ from agents.ppo.model import (
 )
 from agents.ppo.rollout import LEARNER, Collector
 from agents.ppo.train import main as train_main
-from agents.ppo.train import make_plans
+from agents.ppo.train import make_plans, ppo_update, teacher_fit
 from spades_env import spades_v0
 from spades_env.actions import NUM_ACTIONS
-from spades_env.observations import observation_size
+from spades_env.game import Phase
+from spades_env.observations import layout, observation_size
 
 # Tiny runs: the random agent stands in for the heuristic (it is the same code path, only faster).
 TINY = ["--num-envs", "8", "--bc-hands", "0", "--hidden-sizes", "32", "--p-heuristic", "0.2", "--p-random", "0.2",
@@ -220,3 +221,31 @@ def test_shipped_checkpoints_load_by_name_and_play_legally(name, num_players):
     game = play_game([agent, make_agent("random")] * (num_players // 2), seed=3,
                      config=SpadesConfig(num_players=num_players, single_hand=True), ask_forced=True)
     assert game.hand_number == 1  # the engine raised on no illegal action
+
+
+def test_teacher_labels_the_learners_card_plays_and_the_update_moves_toward_them():
+    torch.manual_seed(0)
+    model = ActorCritic(observation_size(4), [32])
+    collector = Collector(4, 12, random_start_bags=False, teacher="heuristic")
+    plans = [[LEARNER, ("agent", "heuristic")] * 2 for _ in range(12)]
+    buffer = RolloutBuffer(1.0, 0.95)
+    collector.run(plans, np.random.default_rng(0), model, [], torch.Generator().manual_seed(0), buffer)
+    batch = buffer.batch()
+    labelled = batch.teacher_actions >= 0
+    # Exactly the card plays have labels (not bids, nor Blind Nil passes), and every label is legal there.
+    phase = layout(4)["phase"]
+    playing = batch.obs[:, phase.start + Phase.PLAY] == 1
+    assert torch.equal(labelled, playing) and labelled.sum() > 100
+    assert batch.masks[labelled.nonzero().squeeze(1), batch.teacher_actions[labelled]].all()
+
+    before = teacher_fit(model, batch)
+    cfg = PPOConfig(teacher_coef=5.0, update_epochs=4, num_minibatches=2)
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
+    after = ppo_update(model, optimizer, batch, cfg, torch.Generator().manual_seed(0))
+    assert after["teacher_nll"] < before["teacher_nll"] - 0.1
+    assert after["teacher_agreement"] > before["teacher_agreement"]
+
+    unlabelled = RolloutBuffer(1.0, 0.95)
+    Collector(4, 2, random_start_bags=False).run(plans[:2], np.random.default_rng(0), model, [],
+                                                 torch.Generator().manual_seed(0), unlabelled)
+    assert (unlabelled.batch().teacher_actions == -1).all()
