@@ -68,6 +68,8 @@ class PPOConfig:
     teacher_coef: float = 0.0
     # --- behaviour cloning on heuristic games before PPO (0 hands = off)
     bc_hands: int = 10000
+    bc_agent: str = ""  # the demonstrator (registry name); "" = heuristic_agent. "ppo-bids" distils the shipped
+    # network's bids and the heuristic's card play into this network
     bc_epochs: int = 10
     bc_learning_rate: float = 1e-3
     bc_batch_size: int = 512

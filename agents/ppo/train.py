@@ -155,7 +155,8 @@ def teacher_fit(model: ActorCritic, batch: Batch) -> dict[str, float]:
 
 def behaviour_clone(cfg: PPOConfig, model: ActorCritic, collector: Collector, rng: np.random.Generator,
                     generator: torch.Generator, progress: bool = True) -> dict[str, float]:
-    """Supervised pre-training on ``cfg.bc_hands`` hands the heuristic plays at every seat.
+    """Supervised pre-training on ``cfg.bc_hands`` hands the demonstrator (``cfg.bc_agent``, by default
+    the heuristic) plays at every seat.
 
     The policy head learns the heuristic's action (cross-entropy on the
     masked logits); the value head learns the hand's reward (Monte-Carlo:
@@ -164,14 +165,14 @@ def behaviour_clone(cfg: PPOConfig, model: ActorCritic, collector: Collector, rn
     """
     from tqdm import tqdm
 
-    heuristic: Key = ("agent", cfg.heuristic_agent)
+    demonstrator: Key = ("agent", cfg.bc_agent or cfg.heuristic_agent)
     buffer = RolloutBuffer(gamma=1.0, lam=1.0)
     n = collector.num_players
     done = 0
-    with tqdm(total=cfg.bc_hands, desc="heuristic games", unit="hand", disable=not progress) as bar:
+    with tqdm(total=cfg.bc_hands, desc="demonstrator games", unit="hand", disable=not progress) as bar:
         while done < cfg.bc_hands:
             k = min(len(collector.games), cfg.bc_hands - done)
-            collector.run([[heuristic] * n] * k, rng, model, [], generator, buffer, record={heuristic})
+            collector.run([[demonstrator] * n] * k, rng, model, [], generator, buffer, record={demonstrator})
             done += k
             bar.update(k)
     data = buffer.batch()
