@@ -50,6 +50,7 @@ class PPOConfig:
     target_kl: float | None = None
     # --- network
     hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
+    card_features: bool = False  # also feed the card-play features of agents/ppo/features.py (see there why)
     privileged_critic: bool = True  # the critic also sees the other hands (training only; see model.ActorCritic)
     # --- opponents: the learner plays one side; the other side is drawn per hand with these weights
     p_self: float = 0.25  # the current policy (both sides then give training data)

@@ -26,6 +26,8 @@ from torch import nn
 from spades_env.actions import NUM_ACTIONS
 from spades_env.observations import observation_size
 
+from .features import CardFeatures
+
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}
 
@@ -41,17 +43,24 @@ class ActorCritic(nn.Module):
     the variance of the advantages (a hand's result depends mostly on the
     cards); the actor still reads only ``x[:, :obs_size]``, what the player
     knows, so the agent needs nothing but the default observation at play time.
+
+    With ``card_features=True`` both MLPs also read the card-play features
+    that :class:`~agents.ppo.features.CardFeatures` computes from the
+    player's observation (no extra input: they are functions of it).
     """
 
     def __init__(self, obs_size: int, hidden_sizes: list[int] | tuple[int, ...] = (512, 256),
-                 critic_obs_size: int | None = None) -> None:
+                 critic_obs_size: int | None = None, card_features: bool = False) -> None:
         super().__init__()
         self.obs_size = obs_size
         self.hidden_sizes = list(hidden_sizes)
         self.critic_obs_size = critic_obs_size
-        self.torso = _mlp(obs_size, hidden_sizes)
+        self.card_features = card_features
+        self.features = CardFeatures(_num_players(obs_size)) if card_features else None
+        extra = self.features.size if self.features is not None else 0
+        self.torso = _mlp(obs_size + extra, hidden_sizes)
         self.policy = _init(nn.Linear(self.hidden_sizes[-1], NUM_ACTIONS), std=0.01)  # near-uniform start
-        self.critic = None if critic_obs_size is None else _mlp(critic_obs_size, hidden_sizes)
+        self.critic = None if critic_obs_size is None else _mlp(critic_obs_size + extra, hidden_sizes)
         self.value = _init(nn.Linear(self.hidden_sizes[-1], 1), std=1.0)
 
     @property
@@ -61,13 +70,29 @@ class ActorCritic(nn.Module):
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)`` from ``(B, input_size)`` inputs."""
-        h = self.torso(x[:, :self.obs_size])
-        v = h if self.critic is None else self.critic(x)
+        own = x[:, :self.obs_size]
+        if self.features is None:
+            h = self.torso(own)
+            v = h if self.critic is None else self.critic(x)
+        else:
+            feats = self.features(own)
+            h = self.torso(torch.cat([own, feats], 1))
+            v = h if self.critic is None else self.critic(torch.cat([x, feats], 1))
         return self.policy(h), self.value(v).squeeze(-1)
 
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
         """Policy logits from the player's own observation only (what the agent uses at play time)."""
-        return self.policy(self.torso(obs[:, :self.obs_size]))
+        own = obs[:, :self.obs_size]
+        if self.features is not None:
+            own = torch.cat([own, self.features(own)], 1)
+        return self.policy(self.torso(own))
+
+
+def _num_players(obs_size: int) -> int:
+    for n in (4, 2):
+        if observation_size(n) == obs_size:
+            return n
+    raise ValueError(f"card_features needs a 'default' observation (4 or 2 players), got width {obs_size}")
 
 
 def _mlp(width: int, hidden_sizes: list[int]) -> nn.Sequential:
@@ -111,6 +136,7 @@ def policy_state(model: ActorCritic, num_players: int, meta: dict | None = None)
     """What a policy file holds: weights, the shape to rebuild the network, and free-form metadata."""
     return {"format": "spades-ppo-policy/1", "num_players": num_players, "obs_size": model.obs_size,
             "hidden_sizes": model.hidden_sizes, "critic_obs_size": model.critic_obs_size,
+            "card_features": model.card_features,
             "state_dict": model.state_dict(), "meta": dict(meta or {})}
 
 
@@ -135,7 +161,8 @@ def load_policy(path: str | Path) -> tuple[ActorCritic, dict]:
     data = torch.load(path, map_location="cpu", weights_only=False)
     if "policy" in data:  # a training checkpoint
         data = data["policy"]
-    model = ActorCritic(data["obs_size"], data["hidden_sizes"], data.get("critic_obs_size"))
+    model = ActorCritic(data["obs_size"], data["hidden_sizes"], data.get("critic_obs_size"),
+                        data.get("card_features", False))
     model.load_state_dict(data["state_dict"])
     model.eval()
     return model, data

@@ -329,7 +329,7 @@ def save_checkpoint(path: Path, model: ActorCritic, optimizer: torch.optim.Optim
 
 
 def _pool_net(state_dict: dict, like: ActorCritic) -> ActorCritic:
-    net = ActorCritic(like.obs_size, like.hidden_sizes, like.critic_obs_size)
+    net = ActorCritic(like.obs_size, like.hidden_sizes, like.critic_obs_size, like.card_features)
     net.load_state_dict(state_dict)
     net.eval()
     return net
@@ -353,7 +353,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     critic_size = observation_size(cfg.num_players, "oracle") if cfg.privileged_critic else None
 
     torch.manual_seed(cfg.seed)
-    model = ActorCritic(obs_size, cfg.hidden_sizes, critic_size)
+    model = ActorCritic(obs_size, cfg.hidden_sizes, critic_size, cfg.card_features)
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
     rng = np.random.default_rng(cfg.seed)
     generator = torch.Generator().manual_seed(cfg.seed)

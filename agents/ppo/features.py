@@ -1,0 +1,93 @@
+"""Card-play features the network computes from the observation vector, in torch.
+
+Why: the observation is one-hot blocks (my hand, the current trick by seat,
+the cards played by seat, the leader). Card play turns on *relations*
+between them -- does this card beat the trick so far? is it the highest card
+of its suit still out? which is my cheapest winner? -- and a plain MLP learns
+such comparisons slowly and imperfectly from one-hots (behaviour cloning of
+the heuristic plateaued near 88% agreement on card plays without them).
+These features are pure functions of the observation, computed inside the
+network, so the agent still needs nothing but the environment's ``"default"``
+vector, and nothing is hidden from the reader: every feature is listed here.
+
+Per card (52 each): ``master`` (a card of mine with no higher card of its suit
+still unseen), ``wins`` (a card of mine that would take the current trick if
+played now; 0 when I lead), ``cheapest_winner`` (the lowest of those by trick
+power), ``lowest`` / ``highest`` (my lowest / highest card of each suit),
+``highest_loser`` (my highest card of each suit that would not take the
+trick). Then ``unseen`` cards per suit (4, / 13), the led suit (4), the seat
+now winning the trick (one per seat, relative) and whether the trick is empty.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from spades_env.cards import NUM_CARDS, SPADES
+from spades_env.observations import layout
+
+_PER_CARD = ("master", "wins", "cheapest_winner", "lowest", "highest", "highest_loser")
+
+
+def feature_size(num_players: int) -> int:
+    return len(_PER_CARD) * NUM_CARDS + 4 + 4 + num_players + 1
+
+
+class CardFeatures(nn.Module):
+    """``forward(obs)`` maps ``(B, >= obs_size)`` observations to ``(B, feature_size)`` features."""
+
+    def __init__(self, num_players: int) -> None:
+        super().__init__()
+        self.num_players = num_players
+        blocks = layout(num_players)
+        self.at = {name: (blocks[name].start, blocks[name].stop) for name in ("hand", "trick", "played", "leader")}
+        card = torch.arange(NUM_CARDS)
+        rank, suit = card % 13, card // 13
+        # Trick power of each card: spades beat the led suit, which beats the rest (power 0: cannot win).
+        self.register_buffer("spade_power", torch.where(suit == SPADES, 27 + rank, 0).float(), persistent=False)
+        self.register_buffer("led_power", (14 + rank).float(), persistent=False)
+        self.register_buffer("is_spade", (suit == SPADES).float(), persistent=False)
+        self.register_buffer("suit_onehot", nn.functional.one_hot(suit, 4).float(), persistent=False)  # (52, 4)
+        # lower[c, d] = 1 when d is of c's suit and ranks below it
+        same = suit[:, None] == suit[None, :]
+        self.register_buffer("lower", (same & (rank[None, :] < rank[:, None])).float(), persistent=False)
+
+    @property
+    def size(self) -> int:
+        return feature_size(self.num_players)
+
+    def _block(self, obs: torch.Tensor, name: str) -> torch.Tensor:
+        start, stop = self.at[name]
+        return obs[:, start:stop]
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        n = self.num_players
+        batch = obs.shape[0]
+        hand = self._block(obs, "hand")
+        trick = self._block(obs, "trick").reshape(batch, n, NUM_CARDS)
+        played = self._block(obs, "played").reshape(batch, n, NUM_CARDS).sum(1)
+        leader = self._block(obs, "leader")
+        unseen = (1 - hand - played).clamp(min=0)  # cards neither mine nor played: in someone's hand (or the stock)
+
+        higher = self.lower.T  # higher[c, d] = 1 when d is of c's suit and ranks above it
+        master = hand * (unseen @ higher.T == 0).float()
+
+        led = ((leader.unsqueeze(2) * trick).sum(1) @ self.suit_onehot).clamp(max=1)  # (B, 4) led suit
+        led_card = led @ self.suit_onehot.T  # (B, 52): 1 for the cards of the led suit
+        power = self.spade_power + (1 - self.is_spade) * led_card * self.led_power  # (B, 52)
+        seat_best = (trick * power.unsqueeze(1)).amax(2)  # (B, n)
+        best = seat_best.amax(1, keepdim=True)
+        started = (best > 0).float()
+        winner = (seat_best == best).float() * started
+        wins = hand * (power > best).float() * started
+
+        # cheapest winner: a winning card of mine with no winning card of mine of lower power
+        lower_power = (power.unsqueeze(2) > power.unsqueeze(1)).float()  # (B, c, d): d has lower power than c
+        cheapest = wins * ((lower_power * wins.unsqueeze(1)).sum(2) == 0).float()
+        lowest = hand * (hand @ self.lower.T == 0).float()
+        highest = hand * (hand @ higher.T == 0).float()
+        losers = hand * (1 - wins)
+        highest_loser = losers * (losers @ higher.T == 0).float()
+        return torch.cat([master, wins, cheapest, lowest, highest, highest_loser, unseen @ self.suit_onehot / 13,
+                          led, winner, 1 - started], dim=1)
