@@ -8,6 +8,8 @@ is the demonstrator for distilling two agents into one network
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from spades_env.game import Phase
@@ -37,9 +39,13 @@ class SplitAgent:
         return int(agent.act(observation, action_mask, view))
 
 
+GEN1 = Path(__file__).resolve().parent / "ppo" / "checkpoints" / "ppo-4p-gen1.pt"
+
+
 def ppo_bids_agent(arg: str | None = None) -> SplitAgent:
-    """Registry factory for ``"ppo-bids"``: the shipped four-player PPO network's bids, the heuristic's card play.
+    """Registry factory for ``"ppo-bids"``: the first-generation four-player PPO network's bids (the
+    network trained by PPO alone, ``ppo-4p-gen1.pt``) and the heuristic's card play.
 
     ``"ppo-bids:path.pt"`` takes the bids from another policy file.
     """
-    return SplitAgent(f"ppo:{arg}" if arg else "ppo", "heuristic")
+    return SplitAgent(f"ppo:{arg or GEN1}", "heuristic")
