@@ -245,6 +245,12 @@ def test_teacher_labels_the_learners_card_plays_and_the_update_moves_toward_them
     assert after["teacher_nll"] < before["teacher_nll"] - 0.1
     assert after["teacher_agreement"] > before["teacher_agreement"]
 
+    everything = RolloutBuffer(1.0, 0.95)
+    Collector(4, 4, random_start_bags=False, teacher="heuristic", teacher_phases="all").run(
+        plans[:4], np.random.default_rng(1), model, [], torch.Generator().manual_seed(0), everything)
+    labels = everything.batch().teacher_actions
+    assert (labels >= 0).all() and everything.batch().masks[torch.arange(len(labels)), labels].all()
+
     unlabelled = RolloutBuffer(1.0, 0.95)
     Collector(4, 2, random_start_bags=False).run(plans[:2], np.random.default_rng(0), model, [],
                                                  torch.Generator().manual_seed(0), unlabelled)

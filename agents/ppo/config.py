@@ -63,10 +63,12 @@ class PPOConfig:
     snapshot_every: int = 10  # updates between snapshots added to the pool
     init_policy: str = ""  # start from these weights (a policy file or checkpoint of the same shape) instead
     # of a fresh network; behaviour cloning, if asked for, then runs on top
-    # --- imitation during PPO: a cross-entropy term pulling the learner's card plays toward the choice the
-    # teacher (heuristic_agent) makes in the same position, on the learner's own states (DAgger style). Only
-    # hands with a registry-agent opponent are labelled (the batched engine builds no views). 0 = off.
+    # --- imitation during PPO: a cross-entropy term pulling the learner toward the choice the teacher makes in
+    # the same position, on the learner's own states (DAgger style). Only hands with a registry-agent opponent
+    # are labelled (the batched engine builds no views). 0 = off.
     teacher_coef: float = 0.0
+    teacher_agent: str = ""  # registry name; "" = heuristic_agent
+    teacher_phases: str = "play"  # "play": label card plays only; "all": every decision
     # --- behaviour cloning on heuristic games before PPO (0 hands = off)
     bc_hands: int = 10000
     bc_agent: str = ""  # the demonstrator (registry name); "" = heuristic_agent. "ppo-bids" distils the shipped
@@ -88,6 +90,8 @@ class PPOConfig:
         weights = (self.p_self, self.p_pool, self.p_heuristic, self.p_random)
         if min(weights) < 0 or sum(weights) <= 0:
             raise ValueError(f"opponent weights must be >= 0 and not all 0, got {weights}")
+        if self.teacher_phases not in ("play", "all"):
+            raise ValueError(f"teacher_phases must be 'play' or 'all', got {self.teacher_phases!r}")
         if self.teacher_coef < 0:
             raise ValueError(f"teacher_coef must be >= 0, got {self.teacher_coef!r}")
         if self.num_envs < 1 or self.num_minibatches < 1 or self.update_epochs < 1:

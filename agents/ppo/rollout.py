@@ -13,9 +13,9 @@ anyone and are not stored: they carry no gradient. Keys are ``LEARNER`` (the net
 e.g. the heuristic, which reads the structured view). The decisions of the
 seats whose key is in ``record`` are stored as trajectories in a
 :class:`~agents.ppo.buffer.RolloutBuffer`. With a ``teacher`` (a registry
-name), the learner's card plays also store what the teacher would have played
-in the same position, which the trainer's imitation term reads
-(``PPOConfig.teacher_coef``).
+name), the learner's card plays (or, with ``teacher_phases="all"``, all its
+decisions) also store what the teacher would have done in the same position,
+which the trainer's imitation term reads (``PPOConfig.teacher_coef``).
 """
 
 from __future__ import annotations
@@ -61,12 +61,17 @@ class Collector:
     """Plays batches of single hands; reuses its games, trackers and agent objects between calls."""
 
     def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
-                 observation_kind: str = "default", teacher: str | None = None) -> None:
+                 observation_kind: str = "default", teacher: str | None = None,
+                 teacher_phases: str = "play") -> None:
         """``observation_kind="oracle"`` feeds networks with a privileged critic (see :class:`ActorCritic`);
         agents from the registry always get the default observation (its prefix). ``teacher`` names the
-        agent that labels the learner's card plays (None: no labels)."""
+        agent that labels the learner's decisions (None: no labels): its card plays only
+        (``teacher_phases="play"``) or every decision (``"all"``)."""
+        if teacher_phases not in ("play", "all"):
+            raise ValueError(f"teacher_phases must be 'play' or 'all', got {teacher_phases!r}")
         self.num_players = num_players
         self.teacher = teacher
+        self.teacher_phases = teacher_phases
         self.random_start_bags = random_start_bags
         self.agent_obs_size = observation_size(num_players)
         config = SpadesConfig(num_players=num_players, single_hand=True)
@@ -170,16 +175,13 @@ class Collector:
         return stats
 
     def _teacher_action(self, slot: int, seat: int, mask: np.ndarray) -> int:
-        """What the teacher would play in this card-play position (-1: no teacher, or not a card play).
-
-        Only card plays are labelled: measured against the heuristic, the
-        network's own bids were the better half of its game (see the README).
-        """
+        """What the teacher would do in this position (-1: no teacher, or a phase it does not label)."""
         game = self.games[slot]
-        if not self.teacher or game.phase != Phase.PLAY:
+        if not self.teacher or (self.teacher_phases == "play" and game.phase != Phase.PLAY):
             return -1
         agent = self._agent(slot, seat, self.teacher)
-        return int(agent.act(None, mask.view(np.int8), player_view(game, seat)))
+        obs = self.trackers[slot].vectors[seat][:self.agent_obs_size].copy()
+        return int(agent.act(obs, mask.view(np.int8), player_view(game, seat)))
 
     @staticmethod
     def _store(t: dict[str, list], obs: np.ndarray, mask: np.ndarray, action: int, log_prob: float,

@@ -360,7 +360,8 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     # All-network hands run on the batched engine, the rest (heuristic, random seats) on SpadesGame.
     collector = SplitCollector(cfg.num_players, cfg.num_envs, cfg.random_start_bags,
                                "oracle" if cfg.privileged_critic else "default",
-                               teacher=cfg.heuristic_agent if cfg.teacher_coef > 0 else None)
+                               teacher=(cfg.teacher_agent or cfg.heuristic_agent) if cfg.teacher_coef > 0 else None,
+                               teacher_phases=cfg.teacher_phases)
     pool: list[dict] = []  # state dicts of past policies
     state = {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "wall_s": 0.0}
 

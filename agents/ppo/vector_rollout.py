@@ -227,8 +227,8 @@ class SplitCollector(Collector):
 
     def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
                  observation_kind: str = "default", min_vector_hands: int = MIN_VECTOR_HANDS,
-                 teacher: str | None = None) -> None:
-        super().__init__(num_players, num_envs, random_start_bags, observation_kind, teacher)
+                 teacher: str | None = None, teacher_phases: str = "play") -> None:
+        super().__init__(num_players, num_envs, random_start_bags, observation_kind, teacher, teacher_phases)
         self.vector = VectorCollector(num_players, num_envs, random_start_bags, observation_kind)
         self.min_vector_hands = min_vector_hands
 
