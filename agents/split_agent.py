@@ -1,14 +1,13 @@
 """An agent that bids with one agent and plays its cards with another.
 
 It answers the question "which half of a bot's game is better?" in the
-duplicate tournament (``spades tournament --agents ppo-bids heuristic``), and
-is the demonstrator for distilling two agents into one network
+duplicate tournament (``spades tournament --agents split:ppo-gen1+heuristic
+split:heuristic+ppo-gen1 heuristic``), and ``ppo-bids`` is the demonstrator
+the shipped four-player network was distilled from
 (``spades train --bc-agent ppo-bids``).
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 
@@ -39,13 +38,19 @@ class SplitAgent:
         return int(agent.act(observation, action_mask, view))
 
 
-GEN1 = Path(__file__).resolve().parent / "ppo" / "checkpoints" / "ppo-4p-gen1.pt"
+def split_agent(arg: str) -> SplitAgent:
+    """Registry factory for ``"split:BIDDER+PLAYER"``, e.g. ``split:ppo-gen1+heuristic``: the bids (and
+    every other decision outside card play) of BIDDER, the card play of PLAYER (registry names)."""
+    bidder, sep, player = arg.partition("+")
+    if not (sep and bidder and player):
+        raise ValueError(f"expected 'split:BIDDER+PLAYER' (e.g. split:ppo-gen1+heuristic), got 'split:{arg}'")
+    return SplitAgent(bidder, player)
 
 
 def ppo_bids_agent(arg: str | None = None) -> SplitAgent:
-    """Registry factory for ``"ppo-bids"``: the first-generation four-player PPO network's bids (the
-    network trained by PPO alone, ``ppo-4p-gen1.pt``) and the heuristic's card play.
+    """Registry factory for ``"ppo-bids"`` = ``split:ppo-gen1+heuristic``: the bids of the four-player
+    network trained by PPO alone (``ppo-4p-gen1.pt``), the heuristic's card play.
 
     ``"ppo-bids:path.pt"`` takes the bids from another policy file.
     """
-    return SplitAgent(f"ppo:{arg or GEN1}", "heuristic")
+    return SplitAgent(f"ppo:{arg}" if arg else "ppo-gen1", "heuristic")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from agents import make_agent
 from agents.match import play_game
@@ -40,7 +41,12 @@ def test_bids_and_card_plays_go_to_their_agents():
         assert bidder.seats == player.seats == list(range(num_players))
 
 
-def test_ppo_bids_plays_legal_hands_from_the_registry():
-    game = play_game([make_agent("ppo-bids"), make_agent("heuristic")] * 2, seed=1,
-                     config=SpadesConfig(single_hand=True))
+def test_split_specs_from_the_registry():
+    ppo_bids = make_agent("ppo-bids")
+    assert ppo_bids.bidder.path.name == "ppo-4p-gen1.pt" and type(ppo_bids.player).__name__ == "HeuristicAgent"
+    reverse = make_agent("split:heuristic+ppo-gen1")
+    assert type(reverse.bidder).__name__ == "HeuristicAgent" and reverse.player.path.name == "ppo-4p-gen1.pt"
+    game = play_game([ppo_bids, reverse] * 2, seed=1, config=SpadesConfig(single_hand=True))
     assert game.game_over and len(game.hand_records) == 1
+    with pytest.raises(ValueError, match="BIDDER\\+PLAYER"):
+        make_agent("split:heuristic")

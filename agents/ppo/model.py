@@ -30,6 +30,7 @@ from .features import CardFeatures
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}
+GEN1 = CHECKPOINT_DIR / "ppo-4p-gen1.pt"  # the first four-player network, trained by PPO alone (see the README)
 
 
 class ActorCritic(nn.Module):
@@ -214,6 +215,11 @@ class PPOAgent:
 def ppo_agent(path: str | None = None, **kwargs) -> PPOAgent:
     """Registry factory for ``"ppo"`` / ``"ppo:path.pt"`` (four players by default)."""
     return PPOAgent(path or None, **{"num_players": 4, **kwargs})
+
+
+def ppo_gen1_agent(**kwargs) -> PPOAgent:
+    """Registry factory for ``"ppo-gen1"``: the first-generation four-player network."""
+    return PPOAgent(GEN1, **{"num_players": 4, **kwargs})
 
 
 def ppo_2p_agent(path: str | None = None, **kwargs) -> PPOAgent:
