@@ -83,3 +83,15 @@ def test_policy_with_features_round_trips(tmp_path):
     for a, b in zip(model(x), loaded(x)):
         torch.testing.assert_close(a, b)
     torch.testing.assert_close(loaded.logits(x[:, :observation_size(4)]), model(x)[0])
+
+
+def test_actor_only_file_plays_the_same_and_is_smaller(tmp_path):
+    model = ActorCritic(observation_size(4), [64, 32], observation_size(4, "oracle"), card_features=True)
+    save_policy(model, tmp_path / "full.pt", 4)
+    save_policy(model, tmp_path / "actor.pt", 4, actor_only=True)
+    assert (tmp_path / "actor.pt").stat().st_size < 0.7 * (tmp_path / "full.pt").stat().st_size
+    loaded, data = load_policy(tmp_path / "actor.pt")
+    assert data["actor_only"] and loaded.critic is None
+    x = torch.rand(6, observation_size(4))
+    torch.testing.assert_close(loaded.logits(x), model.logits(x))
+    assert (loaded(x)[1] == 0).all()

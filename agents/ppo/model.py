@@ -133,12 +133,22 @@ def sample_actions(log_probs: torch.Tensor, generator: torch.Generator | None = 
 # ---------------------------------------------------------------- policy files
 
 
-def policy_state(model: ActorCritic, num_players: int, meta: dict | None = None) -> dict:
-    """What a policy file holds: weights, the shape to rebuild the network, and free-form metadata."""
+def policy_state(model: ActorCritic, num_players: int, meta: dict | None = None, actor_only: bool = False) -> dict:
+    """What a policy file holds: weights, the shape to rebuild the network, and free-form metadata.
+
+    ``actor_only=True`` leaves out the critic and the value head: the file
+    plays (the agent reads only the actor) at about half the size, which is
+    how a network with a privileged critic ships under the 5 MB limit; it
+    cannot seed a training run's critic (``--init-policy`` then starts the
+    critic afresh).
+    """
+    weights = model.state_dict()
+    if actor_only:
+        weights = {k: v for k, v in weights.items() if not k.startswith(("critic.", "value."))}
     return {"format": "spades-ppo-policy/1", "num_players": num_players, "obs_size": model.obs_size,
-            "hidden_sizes": model.hidden_sizes, "critic_obs_size": model.critic_obs_size,
-            "card_features": model.card_features,
-            "state_dict": model.state_dict(), "meta": dict(meta or {})}
+            "hidden_sizes": model.hidden_sizes, "critic_obs_size": None if actor_only else model.critic_obs_size,
+            "card_features": model.card_features, "actor_only": actor_only,
+            "state_dict": weights, "meta": dict(meta or {})}
 
 
 def atomic_save(obj, path: str | Path) -> None:
@@ -153,8 +163,9 @@ def atomic_save(obj, path: str | Path) -> None:
     os.replace(tmp, path)
 
 
-def save_policy(model: ActorCritic, path: str | Path, num_players: int, meta: dict | None = None) -> None:
-    atomic_save(policy_state(model, num_players, meta), path)
+def save_policy(model: ActorCritic, path: str | Path, num_players: int, meta: dict | None = None,
+                actor_only: bool = False) -> None:
+    atomic_save(policy_state(model, num_players, meta, actor_only), path)
 
 
 def load_policy(path: str | Path) -> tuple[ActorCritic, dict]:
@@ -164,7 +175,14 @@ def load_policy(path: str | Path) -> tuple[ActorCritic, dict]:
         data = data["policy"]
     model = ActorCritic(data["obs_size"], data["hidden_sizes"], data.get("critic_obs_size"),
                         data.get("card_features", False))
-    model.load_state_dict(data["state_dict"])
+    if data.get("actor_only"):  # no value head in the file: predict 0
+        nn.init.zeros_(model.value.weight)
+        nn.init.zeros_(model.value.bias)
+        missing, unexpected = model.load_state_dict(data["state_dict"], strict=False)
+        if unexpected or set(missing) != {"value.weight", "value.bias"}:
+            raise ValueError(f"{path}: not a valid actor-only policy (missing {missing}, unexpected {unexpected})")
+    else:
+        model.load_state_dict(data["state_dict"])
     model.eval()
     return model, data
 

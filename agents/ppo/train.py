@@ -386,7 +386,8 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     log = RunLog(run_dir, state["update"] if resume else None)
 
     if not resume and cfg.init_policy:
-        model.load_state_dict(load_policy(cfg.init_policy)[0].state_dict())
+        start, data = load_policy(cfg.init_policy)
+        model.load_state_dict(start.state_dict(), strict=not data.get("actor_only"))  # actor-only: fresh critic
         info["init_policy"] = cfg.init_policy
     if not resume and cfg.bc_hands > 0:
         start = time.perf_counter()
