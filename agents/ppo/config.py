@@ -18,9 +18,10 @@ from pathlib import Path
 class PPOConfig:
     """Hyper-parameters of one PPO self-play run (see ``agents/ppo/train.py``).
 
-    The defaults are the settings of the first stage of the shipped four-player
-    agent (``runs/ppo-4p-bc2``); the later stages lowered and annealed the
-    learning rate (``--anneal-lr true --learning-rate 1e-4``).
+    The defaults are the settings of the first stage of the first-generation
+    four-player agent (``ppo-gen1``, ``runs/ppo-4p-bc2``); its later stages
+    lowered and annealed the learning rate (``--anneal-lr true --learning-rate
+    1e-4``). The shipped agent's full chain is in its ``meta["provenance"]``.
     """
 
     # --- game
