@@ -61,6 +61,14 @@ class CardFeatures(nn.Module):
         start, stop = self.at[name]
         return obs[:, start:stop]
 
+    def _above(self, cards: torch.Tensor) -> torch.Tensor:
+        """Per card: how many of ``cards`` (B, 52) are of its suit and rank above it."""
+        return cards @ self.lower
+
+    def _below(self, cards: torch.Tensor) -> torch.Tensor:
+        """Per card: how many of ``cards`` (B, 52) are of its suit and rank below it."""
+        return cards @ self.lower.T
+
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         n = self.num_players
         batch = obs.shape[0]
@@ -70,8 +78,7 @@ class CardFeatures(nn.Module):
         leader = self._block(obs, "leader")
         unseen = (1 - hand - played).clamp(min=0)  # cards neither mine nor played: in someone's hand (or the stock)
 
-        higher = self.lower.T  # higher[c, d] = 1 when d is of c's suit and ranks above it
-        master = hand * (unseen @ higher.T == 0).float()
+        master = hand * (self._above(unseen) == 0).float()
 
         led = ((leader.unsqueeze(2) * trick).sum(1) @ self.suit_onehot).clamp(max=1)  # (B, 4) led suit
         led_card = led @ self.suit_onehot.T  # (B, 52): 1 for the cards of the led suit
@@ -82,12 +89,12 @@ class CardFeatures(nn.Module):
         winner = (seat_best == best).float() * started
         wins = hand * (power > best).float() * started
 
-        # cheapest winner: a winning card of mine with no winning card of mine of lower power
-        lower_power = (power.unsqueeze(2) > power.unsqueeze(1)).float()  # (B, c, d): d has lower power than c
-        cheapest = wins * ((lower_power * wins.unsqueeze(1)).sum(2) == 0).float()
-        lowest = hand * (hand @ self.lower.T == 0).float()
-        highest = hand * (hand @ higher.T == 0).float()
+        # Winning cards all have distinct powers (spades 27.., the led suit 14..), so the cheapest is unique.
+        least = torch.where(wins > 0, power, torch.inf).amin(1, keepdim=True)
+        cheapest = wins * (power == least).float()
+        lowest = hand * (self._below(hand) == 0).float()
+        highest = hand * (self._above(hand) == 0).float()
         losers = hand * (1 - wins)
-        highest_loser = losers * (losers @ higher.T == 0).float()
+        highest_loser = losers * (self._above(losers) == 0).float()
         return torch.cat([master, wins, cheapest, lowest, highest, highest_loser, unseen @ self.suit_onehot / 13,
                           led, winner, 1 - started], dim=1)

@@ -72,21 +72,19 @@ class ActorCritic(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)`` from ``(B, input_size)`` inputs."""
         own = x[:, :self.obs_size]
-        if self.features is None:
-            h = self.torso(own)
-            v = h if self.critic is None else self.critic(x)
-        else:
-            feats = self.features(own)
-            h = self.torso(torch.cat([own, feats], 1))
-            v = h if self.critic is None else self.critic(torch.cat([x, feats], 1))
+        feats = None if self.features is None else self.features(own)  # computed once for actor and critic
+        h = self.torso(_join(own, feats))
+        v = h if self.critic is None else self.critic(_join(x, feats))
         return self.policy(h), self.value(v).squeeze(-1)
 
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
         """Policy logits from the player's own observation only (what the agent uses at play time)."""
         own = obs[:, :self.obs_size]
-        if self.features is not None:
-            own = torch.cat([own, self.features(own)], 1)
-        return self.policy(self.torso(own))
+        return self.policy(self.torso(_join(own, None if self.features is None else self.features(own))))
+
+
+def _join(inputs: torch.Tensor, feats: torch.Tensor | None) -> torch.Tensor:
+    return inputs if feats is None else torch.cat([inputs, feats], 1)
 
 
 def _num_players(obs_size: int) -> int:

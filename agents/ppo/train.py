@@ -120,11 +120,12 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
                 v_loss = 0.5 * ((new_values - returns) ** 2).mean()
 
             loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
-            teacher = batch.teacher_actions[idx]
-            labelled = teacher >= 0
-            if cfg.teacher_coef > 0 and labelled.any():
-                teacher_nll = -log_probs[labelled].gather(1, teacher[labelled].unsqueeze(1)).mean()
-                loss = loss + cfg.teacher_coef * teacher_nll
+            if cfg.teacher_coef > 0:
+                teacher = batch.teacher_actions[idx]
+                labelled = teacher >= 0
+                if labelled.any():
+                    teacher_nll = -log_probs[labelled].gather(1, teacher[labelled].unsqueeze(1)).mean()
+                    loss = loss + cfg.teacher_coef * teacher_nll
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
