@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+TEACHER_PHASES = ("play", "all")  # which of the learner's decisions a teacher labels
+
 
 @dataclass
 class PPOConfig:
@@ -91,8 +93,8 @@ class PPOConfig:
         weights = (self.p_self, self.p_pool, self.p_heuristic, self.p_random)
         if min(weights) < 0 or sum(weights) <= 0:
             raise ValueError(f"opponent weights must be >= 0 and not all 0, got {weights}")
-        if self.teacher_phases not in ("play", "all"):
-            raise ValueError(f"teacher_phases must be 'play' or 'all', got {self.teacher_phases!r}")
+        if self.teacher_phases not in TEACHER_PHASES:
+            raise ValueError(f"teacher_phases must be one of {TEACHER_PHASES}, got {self.teacher_phases!r}")
         if self.teacher_coef < 0:
             raise ValueError(f"teacher_coef must be >= 0, got {self.teacher_coef!r}")
         if self.num_envs < 1 or self.num_minibatches < 1 or self.update_epochs < 1:

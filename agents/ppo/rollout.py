@@ -34,6 +34,7 @@ from spades_env.observations import ObservationTracker, observation_size
 from spades_env.view import player_view
 
 from .buffer import RolloutBuffer
+from .config import TEACHER_PHASES
 from .model import ActorCritic, masked_log_probs, sample_actions
 
 Key = tuple  # ("learner",) | ("pool", index) | ("agent", registry name)
@@ -67,8 +68,8 @@ class Collector:
         agents from the registry always get the default observation (its prefix). ``teacher`` names the
         agent that labels the learner's decisions (None: no labels): its card plays only
         (``teacher_phases="play"``) or every decision (``"all"``)."""
-        if teacher_phases not in ("play", "all"):
-            raise ValueError(f"teacher_phases must be 'play' or 'all', got {teacher_phases!r}")
+        if teacher_phases not in TEACHER_PHASES:
+            raise ValueError(f"teacher_phases must be one of {TEACHER_PHASES}, got {teacher_phases!r}")
         self.num_players = num_players
         self.teacher = teacher
         self.teacher_phases = teacher_phases
