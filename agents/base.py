@@ -1,32 +1,11 @@
-"""The one protocol every agent follows, and the registry that names agents on the command line."""
+"""The registry that names agents on the command line; the protocol itself is :class:`spades_env.agent.Agent`."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
 
-import numpy as np
-
-from spades_env.view import PlayerView
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """``act`` returns a legal action id for the seat the view belongs to.
-
-    ``observation`` is the environment's vector, ``action_mask`` its int8
-    mask, ``view`` the structured per-player information set. ``reset`` (if
-    present) is called at the start of each game with the seat and a seed.
-
-    Optional class attributes let the match driver skip work an agent does
-    not use: ``needs_observation = False`` (then ``observation`` is None),
-    ``needs_view = False`` (then ``view`` is None), and ``observation_kind``
-    (``"default"``, ``"history"`` or ``"oracle"``) for the vector it reads.
-    """
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int: ...
-
+from spades_env.agent import Agent
 
 AgentFactory = Callable[..., Agent]
 _REGISTRY: dict[str, str | AgentFactory] = {}

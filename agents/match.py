@@ -7,32 +7,22 @@ and the mask is built the way ``raw_env.observe`` builds it. It skips the
 work an agent does not need: an agent whose ``needs_observation`` attribute
 is False gets ``observation=None`` (no tracker is kept unless some seat needs
 one), and one whose ``needs_view`` is False gets ``view=None``. Both default
-to True, so a plain :class:`~agents.base.Agent` gets everything.
+to True, so a plain :class:`~spades_env.agent.Agent` gets everything.
 An agent may set ``observation_kind`` (``"default"``, ``"history"`` or
-``"oracle"``) to get another of the environment's encodings.
+``"oracle"``) to get another of the environment's encodings. Asking is
+:func:`spades_env.agent.ask`, the same call the gym wrapper and the PPO
+collector make.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from spades_env.actions import NUM_ACTIONS
-from spades_env.cards import bits_to_array
+from spades_env.agent import Agent, ask, observation_kind
 from spades_env.game import IllegalActionError, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker
-from spades_env.view import player_view
-
-from .base import Agent
 
 StepHook = Callable[[SpadesGame, int, int], None]
-
-
-def needs_observation(agent: Agent) -> bool:
-    return bool(getattr(agent, "needs_observation", True))
-
-
-def needs_view(agent: Agent) -> bool:
-    return bool(getattr(agent, "needs_view", True))
 
 
 def play_game(
@@ -72,23 +62,17 @@ def play_game(
         if reset is not None:
             reset(seat, None if agent_seeds is None else agent_seeds[seat])
 
-    kinds = [getattr(a, "observation_kind", "default") if needs_observation(a) else None for a in agents]
-    trackers = {kind: ObservationTracker(game, kind) for kind in set(kinds) - {None}}
+    kinds = {observation_kind(a) for a in agents} - {None}
+    trackers = {kind: ObservationTracker(game, kind) for kind in kinds}
     for tracker in trackers.values():
         tracker.rebuild()
-    wants_view = [needs_view(a) for a in agents]
+
+    def observe(kind: str):
+        return trackers[kind].vectors[game.current_player].copy()
 
     while not game.game_over:
         player, phase = game.current_player, game.phase
-        legal = game.legal_mask()
-        if legal & (legal - 1) == 0 and not ask_forced:
-            action = legal.bit_length() - 1
-        else:
-            kind = kinds[player]
-            observation = None if kind is None else trackers[kind].vectors[player].copy()
-            mask = bits_to_array(legal, NUM_ACTIONS).view("int8")
-            view = player_view(game, player) if wants_view[player] else None
-            action = agents[player].act(observation, mask, view)
+        action = ask(agents[player], game, observe, ask_forced)
         try:
             game.apply(action)
         except IllegalActionError as exc:

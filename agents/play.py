@@ -2,7 +2,7 @@
 
 How it is put together, and why:
 
-* The game runs through the match driver (:func:`agents.match.play_game`), exactly as in tournaments;
+* The game runs through the match driver (:func:`spades_env.agents.match.play_game`), exactly as in tournaments;
   the person is one more agent, whose ``act`` reads the keyboard. The screen is built from the
   person's :class:`~spades_env.view.PlayerView`, so it never shows more than a player at that seat knows.
 * The rules engine decides every legality question. This module only reads text and, when the engine
@@ -41,12 +41,12 @@ from spades_env.game import IllegalActionError, Phase, SpadesConfig, SpadesGame
 from spades_env.records import GameWriter, read_games
 from spades_env.render import SEAT_NAMES, bid_text, render_hand_result
 from spades_env.view import PlayerView
-from spades_env.viewer import PLAY_SAVE_FORMAT
 
 from .base import Agent, make_agent
 from .match import play_game
 
 HUMAN = "human"
+PLAY_SAVE_FORMAT = "spades-play/1"  # the header line of a save; spades replay reads it too
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 

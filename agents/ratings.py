@@ -1,7 +1,7 @@
 """Statistics over tournament game records: per-pairing results with confidence intervals, and ratings.
 
 Everything here is a pure function of the JSON records that
-:mod:`agents.tournament` writes, so a results folder can be re-analysed
+:mod:`spades_env.agents.tournament` writes, so a results folder can be re-analysed
 without replaying a game. Each record holds the labels of the agents on side
 0 and side 1 (``"sides"``), the board (deal sequence) it belongs to, the
 winner and the engine's per-hand records.

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from spades_env.agent import needs_observation
 from spades_env.game import Phase
 from spades_env.view import PlayerView
 
 from .base import Agent, make_agent
-from .match import needs_observation
 
 
 class SplitAgent:

@@ -453,7 +453,7 @@ def evaluate(agent_a: str | Agent | Callable[[], Agent], agent_b: str | Agent | 
     Agents are given as registry specs, zero-argument factories, or agent
     objects; an object plays every seat of its side, so it must not keep
     per-seat state between calls (``reset`` is called for each seat it
-    holds). Returns :func:`agents.ratings.pairing_stats` of A against B.
+    holds). Returns :func:`spades_env.agents.ratings.pairing_stats` of A against B.
     """
     spec = TournamentSpec(agents=("a", "b"), games=games, seed=seed, num_players=num_players,
                           single_hand=single_hand, target_score=target_score, max_hands=max_hands)

@@ -29,7 +29,7 @@ engine, one row per batch size).
   vectorised call, timed with the rest. ``--device cuda`` runs these rows on
   a GPU through torch.
 
-Usage: ``python -m experiments.bench_env --seconds 10 --json bench.json``.
+Usage: ``python -m spades_env.experiments.bench_env --seconds 10 --json bench.json``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ with no heuristic or random opponents) at several ``num_envs``: environment
 decisions per second (every action of every seat, forced ones included;
 network forward passes and trajectory storage included, as in training).
 
-(c) one full PPO iteration as ``agents.ppo.train`` runs it (plans from the
+(c) one full PPO iteration as ``spades_env.agents.ppo.train`` runs it (plans from the
 training config's opponent mix, collection, GAE, ``ppo_update``) with
 ``Collector`` and with ``SplitCollector`` (all-network hands on the batched
 engine, the heuristic / random hands on the per-game engine): decisions per
@@ -19,7 +19,7 @@ Each configuration alternates the two ways over ``--rounds`` rounds (so a
 change of machine load hits both alike) and reports decisions over the summed
 time. Torch runs on one thread, as the trainer does by default.
 
-Usage: ``python -m experiments.bench_ppo --json bench_ppo.json``.
+Usage: ``python -m spades_env.experiments.bench_ppo --json bench_ppo.json``.
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ import time
 import numpy as np
 import torch
 
-from agents.ppo.buffer import RolloutBuffer
-from agents.ppo.config import PPOConfig
-from agents.ppo.model import ActorCritic
-from agents.ppo.rollout import Collector
-from agents.ppo.train import make_plans, ppo_update
-from agents.ppo.vector_rollout import SplitCollector, VectorCollector
+from spades_env.agents.ppo.buffer import RolloutBuffer
+from spades_env.agents.ppo.config import PPOConfig
+from spades_env.agents.ppo.model import ActorCritic
+from spades_env.agents.ppo.rollout import Collector
+from spades_env.agents.ppo.train import make_plans, ppo_update
+from spades_env.agents.ppo.vector_rollout import SplitCollector, VectorCollector
 from spades_env.game import SpadesConfig, SpadesGame
 from spades_env.observations import observation_size
 

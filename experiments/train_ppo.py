@@ -1,4 +1,4 @@
-"""Train a PPO Spades agent by self-play: a thin wrapper over ``spades train`` (logic in :mod:`agents.ppo.train`).
+"""Train a PPO Spades agent by self-play: a thin wrapper over ``spades train`` (:mod:`spades_env.agents.ppo.train`).
 
 Example (the first stage of the shipped four-player agent uses the defaults; the full chain of
 commands is stored in the checkpoint's ``meta["provenance"]``)::
@@ -11,7 +11,7 @@ commands is stored in the checkpoint's ``meta["provenance"]``)::
 
 import sys
 
-from agents.ppo.train import main
+from spades_env.agents.ppo.train import main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

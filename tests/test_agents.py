@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.heuristic import HeuristicAgent
-from agents.heuristic.bidding import estimate_tricks, nil_risk
-from agents.match import play_game
-from agents.random_agent import RandomAgent
 from spades_env import actions as A
 from spades_env.actions import NUM_ACTIONS
+from spades_env.agents import make_agent
+from spades_env.agents.heuristic import HeuristicAgent
+from spades_env.agents.heuristic.bidding import estimate_tricks, nil_risk
+from spades_env.agents.match import play_game
+from spades_env.agents.random_agent import RandomAgent
 from spades_env.cards import bits_to_array, mask_of, str_to_card
 from spades_env.game import IllegalActionError, Phase, SpadesConfig, SpadesGame
 from spades_env.view import player_view

@@ -2,7 +2,7 @@
 
 import json
 
-from experiments import bench_env
+from spades_env.experiments import bench_env
 
 
 def test_bench_env_writes_figures(tmp_path):

@@ -6,16 +6,16 @@ import numpy as np
 import pytest
 import torch
 
-from agents.ppo.features import CardFeatures, feature_size
-from agents.ppo.model import ActorCritic, load_policy, save_policy
 from spades_env.actions import NUM_ACTIONS
+from spades_env.agents.ppo.features import CardFeatures, feature_size
+from spades_env.agents.ppo.model import ActorCritic, load_policy, save_policy
 from spades_env.cards import NUM_CARDS, SPADES
 from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.observations import encode, observation_size
 
 
 def reference(game: SpadesGame, me: int) -> np.ndarray:
-    """The features of ``agents.ppo.features``, computed from the engine's state with loops."""
+    """The features of ``spades_env.agents.ppo.features``, computed from the engine's state with loops."""
     n = game.config.num_players
     hand = [c for c in range(NUM_CARDS) if game.hands[me] >> c & 1]
     played = {card for _, card in game.plays}

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from spades_env.agents.gym import spades_gym_env
 from spades_env.observations import observation_size
 from spades_env.wrappers import ENV_ID, SpadesGymEnv
 
@@ -43,14 +44,14 @@ def test_gymnasium_check_env(kwargs):
 
 def test_make_by_module_path_registers_the_id():
     env = gymnasium.make("spades_env.wrappers:spades_env/Spades-v0", single_hand=True)
-    assert isinstance(env.unwrapped, SpadesGymEnv)
+    assert isinstance(env.unwrapped, SpadesGymEnv)  # built by the named-agents entry point
     assert env.observation_space.shape == (observation_size(4, "default"),)
     assert env.action_space.n == 71
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"partnership": True}, {"num_players": 2}])
 def test_masks_are_the_engine_legal_set_of_a_learner_seat(kwargs):
-    env = SpadesGymEnv(single_hand=True, **kwargs)
+    env = spades_gym_env(single_hand=True, **kwargs)
     rng = np.random.default_rng(1)
     obs, info = env.reset(seed=5)
     decisions = 0
@@ -70,7 +71,7 @@ def test_masks_are_the_engine_legal_set_of_a_learner_seat(kwargs):
 @pytest.mark.parametrize("kwargs", [{"max_hands": 3}, {"partnership": True, "seat": 3, "max_hands": 3},
                                     {"num_players": 2, "max_hands": 2}])
 def test_return_is_the_score_difference(kwargs):
-    env = SpadesGymEnv(**kwargs)
+    env = spades_gym_env(**kwargs)
     _, total, _ = play(env, seed=11)
     game = env.aec.game
     side = game.side_of[env.seat]
@@ -79,15 +80,15 @@ def test_return_is_the_score_difference(kwargs):
 
 
 def test_seeded_episodes_repeat():
-    a, ra, _ = play(SpadesGymEnv(single_hand=True), seed=3)
-    b, rb, _ = play(SpadesGymEnv(single_hand=True), seed=3)
-    c, _, _ = play(SpadesGymEnv(single_hand=True), seed=4)
+    a, ra, _ = play(spades_gym_env(single_hand=True), seed=3)
+    b, rb, _ = play(spades_gym_env(single_hand=True), seed=3)
+    c, _, _ = play(spades_gym_env(single_hand=True), seed=4)
     assert ra == rb and len(a) == len(b) and all((x == y).all() for x, y in zip(a, b))
     assert len(a) != len(c) or any((x != y).any() for x, y in zip(a, c))
 
 
 def test_illegal_action_terminate_mode():
-    env = SpadesGymEnv(single_hand=True)
+    env = spades_gym_env(single_hand=True)
     obs, info = env.reset(seed=2)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     before = env.aec.game.legal_actions()
@@ -101,7 +102,7 @@ def test_illegal_action_terminate_mode():
 
 
 def test_illegal_action_raise_mode():
-    env = SpadesGymEnv(single_hand=True, illegal_action="raise")
+    env = spades_gym_env(single_hand=True, illegal_action="raise")
     _, info = env.reset(seed=2)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match="legal actions"):
@@ -123,15 +124,26 @@ def test_opponents_argument():
             return int(np.flatnonzero(action_mask)[0])
 
     spy = FixedKind()
-    env = SpadesGymEnv(opponents={1: "random", 2: spy, 3: "heuristic"}, single_hand=True)
+    env = spades_gym_env(opponents={1: "random", 2: spy, 3: "heuristic"}, single_hand=True)
     play(env, seed=0)
     assert spy.sizes == {observation_size(4, "history")}
     with pytest.raises(ValueError, match="each of seats"):
-        SpadesGymEnv(opponents={1: "random"})
+        spades_gym_env(opponents={1: "random"})
     with pytest.raises(ValueError, match="four-player"):
-        SpadesGymEnv(num_players=2, partnership=True)
+        spades_gym_env(num_players=2, partnership=True)
     with pytest.raises(ValueError, match="illegal_action"):
-        SpadesGymEnv(illegal_action="ignore")
+        spades_gym_env(illegal_action="ignore")
+    with pytest.raises(TypeError, match="agent object or an act function"):
+        SpadesGymEnv(opponents="heuristic")  # names are resolved a layer above, by spades_gym_env
+
+
+def test_opponents_may_be_act_functions():
+    def first_legal(observation, action_mask, view):
+        return int(np.flatnonzero(action_mask)[0])
+
+    env = SpadesGymEnv(opponents=first_legal, single_hand=True)
+    _, _, info = play(env, seed=1)
+    assert "hand_record" in info
 
 
 def test_library_docs_snippets_compile_and_name_existing_examples():

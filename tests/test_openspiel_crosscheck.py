@@ -24,16 +24,16 @@ import random
 from collections import Counter
 
 import pytest
-
-from spades_env.actions import BID_BASE
-from spades_env.cards import SPADE_MASK, mask_of
-from spades_env.game import Phase, SpadesGame
-from spades_env.openspiel_compat import (
+from openspiel_compat import (
     OPENSPIEL_DEALER,
     deal_from_history,
     openspiel_legal_mask,
     openspiel_side_points,
 )
+
+from spades_env.actions import BID_BASE
+from spades_env.cards import SPADE_MASK, mask_of
+from spades_env.game import Phase, SpadesGame
 
 pyspiel = pytest.importorskip("pyspiel", reason="open-spiel (the dev extra) is needed for the OpenSpiel cross-check")
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from agents import make_agent
-from agents.match import play_game
-from agents.play import HUMAN, Setup, main, parse_input, read_save, restore
 from spades_env import actions as A
+from spades_env.agents import make_agent
+from spades_env.agents.match import play_game
+from spades_env.agents.play import HUMAN, Setup, main, parse_input, read_save, restore
 from spades_env.cards import hand_to_str
 from spades_env.game import SpadesConfig, SpadesGame
 from spades_env.view import player_view
@@ -40,7 +40,7 @@ class Terminal:
 
     def __init__(self, *args: str, cwd: Path) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "spades_env.cli", "play", *args], cwd=cwd,
+        self.proc = subprocess.Popen([sys.executable, "-m", "spades_env.agents.cli", "play", *args], cwd=cwd,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.transcript = ""
 
@@ -335,7 +335,7 @@ def test_in_a_terminal_typed_input_then_ctrl_c(tmp_path):
     import pty
 
     save = tmp_path / "tty.jsonl"
-    args = [sys.executable, "-m", "spades_env.cli", "play", "--seed", "6", *BOTS, "--save", str(save)]
+    args = [sys.executable, "-m", "spades_env.agents.cli", "play", "--seed", "6", *BOTS, "--save", str(save)]
     pid, fd = pty.fork()
     if pid == 0:  # the child: the pty is its controlling terminal
         os.chdir(ROOT)

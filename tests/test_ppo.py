@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 import torch
 
-from agents import make_agent
-from agents.ppo.buffer import RolloutBuffer, compute_gae
-from agents.ppo.config import PPOConfig
-from agents.ppo.model import (
+from spades_env import spades_v0
+from spades_env.actions import NUM_ACTIONS
+from spades_env.agents import make_agent
+from spades_env.agents.ppo.buffer import RolloutBuffer, compute_gae
+from spades_env.agents.ppo.config import PPOConfig
+from spades_env.agents.ppo.model import (
     ActorCritic,
     PPOAgent,
     load_policy,
@@ -22,11 +24,9 @@ from agents.ppo.model import (
     sample_actions,
     save_policy,
 )
-from agents.ppo.rollout import LEARNER, Collector
-from agents.ppo.train import main as train_main
-from agents.ppo.train import make_plans, ppo_update, teacher_fit
-from spades_env import spades_v0
-from spades_env.actions import NUM_ACTIONS
+from spades_env.agents.ppo.rollout import LEARNER, Collector
+from spades_env.agents.ppo.train import main as train_main
+from spades_env.agents.ppo.train import make_plans, ppo_update, teacher_fit
 from spades_env.game import Phase
 from spades_env.observations import layout, observation_size
 
@@ -181,7 +181,7 @@ def test_behaviour_cloning_learns_the_demonstrator(tmp_path):
 
 
 def test_config_file_and_flags(tmp_path):
-    from agents.ppo.config import add_config_arguments, config_from_args, load_config_file
+    from spades_env.agents.ppo.config import add_config_arguments, config_from_args, load_config_file
 
     (tmp_path / "c.yaml").write_text("learning_rate: 0.001\nhidden_sizes: [128, 64]\nnum_players: 2\n")
     (tmp_path / "c.json").write_text(json.dumps({"ent_coef": 0.02}))
@@ -211,8 +211,8 @@ def test_init_policy_starts_from_given_weights(tmp_path):
 
 @pytest.mark.parametrize("name,num_players", [("ppo", 4), ("ppo-2p", 2)])
 def test_shipped_checkpoints_load_by_name_and_play_legally(name, num_players):
-    from agents.match import play_game
-    from agents.ppo.model import SHIPPED
+    from spades_env.agents.match import play_game
+    from spades_env.agents.ppo.model import SHIPPED
     from spades_env.game import SpadesConfig
 
     assert SHIPPED[num_players].stat().st_size < 5_000_000

@@ -9,13 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents import make_agent
-from agents.match import play_game
-from agents.play import main as play_main
+from spades_env.agents import make_agent
+from spades_env.agents.match import play_game
+from spades_env.agents.play import main as play_main
+from spades_env.agents.replay import load_games, main
 from spades_env.cards import hand_to_str, str_to_card
 from spades_env.game import SpadesConfig
 from spades_env.records import game_record, write_games
-from spades_env.viewer import load_games, main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -168,7 +168,7 @@ def test_hand_records_and_bad_files(tmp_path, capsys):
 def test_the_command_pauses_on_piped_input(tmp_path):
     path = tmp_path / "games.jsonl"
     write_games(path, [recorded_game(4, single_hand=True)])
-    proc = subprocess.run([sys.executable, "-m", "spades_env.cli", "replay", str(path)], input=b"\nq\n",
+    proc = subprocess.run([sys.executable, "-m", "spades_env.agents.cli", "replay", str(path)], input=b"\nq\n",
                           capture_output=True, timeout=60, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr.decode()
     out = proc.stdout.decode()

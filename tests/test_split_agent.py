@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.match import play_game
-from agents.split_agent import SplitAgent
+from spades_env.agents import make_agent
+from spades_env.agents.match import play_game
+from spades_env.agents.split_agent import SplitAgent
 from spades_env.game import Phase, SpadesConfig
 
 

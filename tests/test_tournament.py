@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.ratings import mean_ci, openskill_ratings, pairing_stats
-from agents.tournament import TournamentSpec, evaluate, main, play_index, run_tournament
+from spades_env.agents.ratings import mean_ci, openskill_ratings, pairing_stats
+from spades_env.agents.tournament import TournamentSpec, evaluate, main, play_index, run_tournament
 from spades_env.records import read_games, replay_game
 from spades_env.scoring import score_side
 
@@ -135,8 +135,9 @@ def test_kill_9_then_rerun_gives_the_uninterrupted_results(tmp_path):
     """kill -9 the CLI mid-run, leave a half-written line, rerun: same records and summary as one clean run."""
     killed = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "agents.tournament", *ARGS, "--out", str(killed), "--workers", "1",
-                             "--no-plot"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([sys.executable, "-m", "spades_env.agents.tournament", *ARGS, "--out", str(killed),
+                             "--workers", "1", "--no-plot"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     path = killed / "games.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

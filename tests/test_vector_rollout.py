@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 import torch
 
-from agents.ppo.buffer import RolloutBuffer
-from agents.ppo.model import ActorCritic
-from agents.ppo.rollout import LEARNER, Collector
-from agents.ppo.vector_rollout import SplitCollector, VectorCollector, is_network_plan, run_split
 from spades_env.actions import NUM_ACTIONS
+from spades_env.agents.ppo.buffer import RolloutBuffer
+from spades_env.agents.ppo.model import ActorCritic
+from spades_env.agents.ppo.rollout import LEARNER, Collector
+from spades_env.agents.ppo.vector_rollout import SplitCollector, VectorCollector, is_network_plan, run_split
 from spades_env.cards import bits_to_array
 from spades_env.game import SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker, observation_size
@@ -171,7 +171,7 @@ def test_run_split_merges_both_engines(min_vector_hands: int) -> None:
 
 def test_bench_ppo_runs(tmp_path) -> None:
     """The throughput script runs end to end and writes its figures (measured by hand, never asserted on)."""
-    from experiments import bench_ppo
+    from spades_env.experiments import bench_ppo
 
     out = tmp_path / "bench.json"
     assert bench_ppo.main(["--num-envs", "4", "--iteration-envs", "4", "--rounds", "1", "--hidden-sizes", "16",

@@ -1,9 +1,9 @@
 """PPO agents for Spades trained by self-play (torch): model, rollout, GAE buffer, training loop, checkpoints.
 
-``agents.make_agent("ppo")`` / ``"ppo-2p"`` load the shipped checkpoints in
+``spades_env.agents.make_agent("ppo")`` / ``"ppo-2p"`` load the shipped checkpoints in
 ``agents/ppo/checkpoints/``; ``"ppo:path/to/policy.pt"`` loads any policy
 file or training checkpoint. Train with ``spades train`` (see
-:mod:`agents.ppo.train`).
+:mod:`spades_env.agents.ppo.train`).
 """
 
 from .config import PPOConfig

@@ -60,7 +60,7 @@ class PPOConfig:
     p_pool: float = 0.25  # a past snapshot of the policy
     p_heuristic: float = 0.45
     p_random: float = 0.05
-    heuristic_agent: str = "heuristic"  # registry names (agents.make_agent)
+    heuristic_agent: str = "heuristic"  # registry names (spades_env.agents.make_agent)
     random_agent: str = "random"
     pool_size: int = 10  # most recent snapshots kept
     snapshot_every: int = 10  # updates between snapshots added to the pool

@@ -1,7 +1,7 @@
-"""Evaluate saved PPO policies against the heuristic after the fact (``python -m agents.ppo.evaluate``).
+"""Evaluate saved PPO policies against the heuristic after the fact (``python -m spades_env.agents.ppo.evaluate``).
 
 Training evaluates as it goes (``eval.csv``); this re-runs the same duplicate
-evaluation (:func:`agents.ppo.train.evaluate`: single-hand boards, each deal
+evaluation (:func:`spades_env.agents.ppo.train.evaluate`: single-hand boards, each deal
 played twice with the sides swapped, fixed seed) on any policy files, e.g. the
 copies a run keeps with ``--keep-policy-every``, and appends one CSV row per
 file. It is how the from-scratch and behaviour-cloned runs are compared at
@@ -25,7 +25,8 @@ FIELDS = ["policy"] + EVAL_FIELDS + ["eval_s"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.ppo.evaluate", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m spades_env.agents.ppo.evaluate",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("policies", nargs="+", type=Path, help="policy files (policy.pt, policies/update_*.pt)")
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals per policy (two games each)")
     parser.add_argument("--seed", type=int, default=PPOConfig.eval_seed)

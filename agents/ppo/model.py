@@ -46,7 +46,7 @@ class ActorCritic(nn.Module):
     knows, so the agent needs nothing but the default observation at play time.
 
     With ``card_features=True`` both MLPs also read the card-play features
-    that :class:`~agents.ppo.features.CardFeatures` computes from the
+    that :class:`~spades_env.agents.ppo.features.CardFeatures` computes from the
     player's observation (no extra input: they are functions of it).
     """
 
@@ -186,7 +186,7 @@ def load_policy(path: str | Path) -> tuple[ActorCritic, dict]:
 
 
 class PPOAgent:
-    """Plays a trained policy through the :class:`agents.base.Agent` protocol.
+    """Plays a trained policy through the :class:`spades_env.agents.base.Agent` protocol.
 
     ``path``: a policy file or training checkpoint; default the shipped
     checkpoint for ``num_players``. ``greedy=True`` plays the most probable

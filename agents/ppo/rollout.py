@@ -12,7 +12,7 @@ anyone and are not stored: they carry no gradient. Keys are ``LEARNER`` (the net
 (a frozen past snapshot) or ``("agent", name)`` (an agent from the registry,
 e.g. the heuristic, which reads the structured view). The decisions of the
 seats whose key is in ``record`` are stored as trajectories in a
-:class:`~agents.ppo.buffer.RolloutBuffer`. With a ``teacher`` (a registry
+:class:`~spades_env.agents.ppo.buffer.RolloutBuffer`. With a ``teacher`` (a registry
 name), the learner's card plays (or, with ``teacher_phases="all"``, all its
 decisions) also store what the teacher would have done in the same position,
 which the trainer's imitation term reads (``PPOConfig.teacher_coef``).
@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from agents.base import Agent, make_agent
 from spades_env.actions import NUM_ACTIONS
+from spades_env.agent import Agent, ask, forced_action
+from spades_env.agents.base import make_agent
 from spades_env.cards import bits_to_array
 from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker, observation_size
-from spades_env.view import player_view
 
 from .buffer import RolloutBuffer
 from .config import TEACHER_PHASES
@@ -124,20 +124,17 @@ class Collector:
             chosen: dict[int, int] = {}
             for slot in active:
                 game = self.games[slot]
-                legal = game.legal_mask()
-                if legal & (legal - 1) == 0:  # one legal action: take it, nobody decides (nothing to learn)
-                    chosen[slot] = legal.bit_length() - 1
+                forced = forced_action(game.legal_mask())
+                if forced is not None:  # one legal action: take it, nobody decides (nothing to learn)
+                    chosen[slot] = forced
                 else:
                     groups[plans[slot][game.current_player]].append(slot)
             for key, slots in groups.items():
                 players = [self.games[s].current_player for s in slots]
                 masks = np.stack([bits_to_array(self.games[s].legal_mask(), NUM_ACTIONS) for s in slots]).astype(bool)
                 if key[0] == "agent":
-                    for s, p, m in zip(slots, players, masks):
-                        agent = self._agent(s, p, key[1])
-                        obs = self.trackers[s].vectors[p][:self.agent_obs_size].copy()
-                        view = player_view(self.games[s], p) if getattr(agent, "needs_view", True) else None
-                        chosen[s] = int(agent.act(obs, m.view(np.int8), view))
+                    for s, p in zip(slots, players):
+                        chosen[s] = ask(self._agent(s, p, key[1]), self.games[s], self._agent_observation(s, p))
                     if key in record:
                         for s, p, m in zip(slots, players, masks):
                             self._store(traj[s, p], self.trackers[s].vectors[p].copy(), m, chosen[s], 0.0, 0.0)
@@ -151,7 +148,7 @@ class Collector:
                     chosen[s] = int(actions[i])
                     if key in record:
                         self._store(traj[s, p], obs[i], masks[i], chosen[s], float(taken[i]), float(values[i]),
-                                    self._teacher_action(s, p, masks[i]) if key == LEARNER else -1)
+                                    self._teacher_action(s, p) if key == LEARNER else -1)
             still = []
             for slot in active:
                 game = self.games[slot]
@@ -175,14 +172,16 @@ class Collector:
             active = still
         return stats
 
-    def _teacher_action(self, slot: int, seat: int, mask: np.ndarray) -> int:
+    def _teacher_action(self, slot: int, seat: int) -> int:
         """What the teacher would do in this position (-1: no teacher, or a phase it does not label)."""
         game = self.games[slot]
         if not self.teacher or (self.teacher_phases == "play" and game.phase != Phase.PLAY):
             return -1
-        agent = self._agent(slot, seat, self.teacher)
-        obs = self.trackers[slot].vectors[seat][:self.agent_obs_size].copy()
-        return int(agent.act(obs, mask.view(np.int8), player_view(game, seat)))
+        return ask(self._agent(slot, seat, self.teacher), game, self._agent_observation(slot, seat))
+
+    def _agent_observation(self, slot: int, seat: int):
+        """Registry agents read the default observation: the prefix of the tracked vector, whatever its kind."""
+        return lambda kind: self.trackers[slot].vectors[seat][:self.agent_obs_size].copy()
 
     @staticmethod
     def _store(t: dict[str, list], obs: np.ndarray, mask: np.ndarray, action: int, log_prob: float,

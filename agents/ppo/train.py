@@ -7,11 +7,11 @@
    (both partners: they share the side's reward); the other side is the
    learner too (self-play), a past snapshot from the pool, the heuristic or
    the random agent, drawn with the ``p_*`` weights.
-2. **Collect** them on the bare rules engine (:mod:`agents.ppo.rollout`); each
+2. **Collect** them on the bare rules engine (:mod:`spades_env.agents.ppo.rollout`); each
    learner seat's decisions form one trajectory whose reward, when the hand
    is scored, is (own side's points - other side's) / 100 -- the env's
    ``"score"`` reward.
-3. **GAE** per trajectory (:mod:`agents.ppo.buffer`), then the **PPO update**:
+3. **GAE** per trajectory (:mod:`spades_env.agents.ppo.buffer`), then the **PPO update**:
    clipped surrogate, value loss, entropy bonus, ``update_epochs`` passes of
    ``num_minibatches`` shuffled minibatches, gradient clipping.
 4. **Log** (CSV + TensorBoard), **snapshot** into the pool, **evaluate** in the
@@ -208,10 +208,10 @@ def behaviour_clone(cfg: PPOConfig, model: ActorCritic, collector: Collector, rn
 def evaluate(policy_path: Path, cfg: PPOConfig, deals: int | None = None) -> dict[str, float]:
     """The policy (greedy) against the heuristic in the duplicate tournament: single-hand boards, fixed seed.
 
-    Each deal is played twice with the sides swapped (``agents.tournament.evaluate``); the
+    Each deal is played twice with the sides swapped (``spades_env.agents.tournament.evaluate``); the
     points per deal are the PPO side's points minus the heuristic side's, 95% CI over deals.
     """
-    from agents.tournament import evaluate as duplicate_match
+    from spades_env.agents.tournament import evaluate as duplicate_match
 
     from .model import PPOAgent
 

@@ -1,6 +1,6 @@
 """Experience collection on the batched engine (:class:`~spades_env.vector.VectorSpades`).
 
-:class:`~agents.ppo.rollout.Collector` steps one :class:`SpadesGame` per hand
+:class:`~spades_env.agents.ppo.rollout.Collector` steps one :class:`SpadesGame` per hand
 in a Python loop and updates an :class:`ObservationTracker` per game; the
 network calls are batched but the rules and the observations cost tens of
 microseconds per decision. :class:`VectorCollector` plays the same hands on
@@ -51,7 +51,7 @@ from .rollout import LEARNER, Collector, HandResult, Key, RolloutStats
 
 # Below this many all-network hands, run_split leaves them on the per-game engine (the batched engine's fixed
 # cost per step, ~0.1 ms, is not repaid): the two broke even near 12 hands in
-# ``python -m experiments.bench_ppo --num-envs 2 4 8 16 32 --iteration-envs``.
+# ``python -m spades_env.experiments.bench_ppo --num-envs 2 4 8 16 32 --iteration-envs``.
 MIN_VECTOR_HANDS = 16
 
 

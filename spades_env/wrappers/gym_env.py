@@ -1,9 +1,10 @@
 """A single-agent :class:`gymnasium.Env` for one seat (or one partnership) of ``spades_v0``.
 
 The learner plays ``seat`` (and, with ``partnership=True``, its partner's seat
-too); every other seat is played by an :class:`agents.base.Agent` inside the
-environment. One ``step`` is one decision of the learner: the wrapper then
-plays the other seats until the learner is to act again or the game ends.
+too); every other seat is played inside the environment by an
+:class:`spades_env.agent.Agent` (or a bare function with ``act``'s signature).
+One ``step`` is one decision of the learner: the wrapper then plays the other
+seats until the learner is to act again or the game ends.
 
 * Observation: the ``spades_v0`` vector of the seat to act (a ``Box``).
 * Action: ``Discrete(71)``, the environment's action ids.
@@ -21,6 +22,10 @@ not played, the episode ends with ``illegal_reward`` and
 ``info["illegal_action"] = True``, as PettingZoo's ``TerminateIllegalWrapper``
 does) or ``"raise"`` (the engine's :class:`ValueError`, game untouched). The
 count of illegal actions received is kept in ``illegal_actions``.
+
+Opponents are objects here; names (``opponents="heuristic"``) are resolved a
+layer above, by the registered ``gymnasium.make("spades_env/Spades-v0")``
+entry point :func:`spades_env.agents.gym.spades_gym_env`.
 """
 
 from __future__ import annotations
@@ -31,23 +36,23 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from agents.base import Agent, make_agent
+from spades_env.agent import ActFunction, Agent, ask
 from spades_env.env import raw_env
 from spades_env.observations import encode
-from spades_env.view import player_view
 
 ENV_ID = "spades_env/Spades-v0"
 ILLEGAL_MODES = ("terminate", "raise")
 
-OpponentSpec = str | Agent
-"""An agent name for :func:`agents.base.make_agent` (one instance is built per seat) or an agent."""
+Opponent = Agent | ActFunction
+"""An agent object, or a bare function with ``Agent.act``'s signature."""
 
 
 class SpadesGymEnv(gymnasium.Env):
     """One seat (or partnership) of Spades against given agents; see the module docstring.
 
-    ``opponents``: one :data:`OpponentSpec` for every other seat, or a mapping
-    ``{seat: OpponentSpec}`` covering each of them. The remaining keyword
+    ``opponents``: one :data:`Opponent` for every other seat (it then plays
+    them all, so it must not keep per-seat state), or a mapping
+    ``{seat: Opponent}`` covering each of them. The remaining keyword
     arguments (``num_players``, ``observation``, ``reward`` and the rules
     options such as ``single_hand`` or ``target_score``) go to
     :class:`spades_env.env.raw_env`.
@@ -56,7 +61,7 @@ class SpadesGymEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, seat: int = 0, partnership: bool = False,
-                 opponents: OpponentSpec | Mapping[int, OpponentSpec] = "heuristic",
+                 opponents: Opponent | Mapping[int, Opponent] | None = None,
                  illegal_action: str = "terminate", illegal_reward: float = -1.0,
                  render_mode: str | None = None, **env_kwargs: Any) -> None:
         if illegal_action not in ILLEGAL_MODES:
@@ -81,15 +86,19 @@ class SpadesGymEnv(gymnasium.Env):
         self._mask = np.zeros(self.action_space.n, np.int8)
         self._done = True
 
-    def _build_opponents(self, opponents: OpponentSpec | Mapping[int, OpponentSpec]) -> dict[int, Agent]:
+    def _build_opponents(self, opponents: Opponent | Mapping[int, Opponent] | None) -> dict[int, Opponent]:
         others = [s for s in range(self.aec.game.num_players) if s not in self.learner_seats]
         if isinstance(opponents, Mapping):
             if sorted(opponents) != others:
                 raise ValueError(f"opponents must give an agent for each of seats {others}, got {sorted(opponents)}")
-            specs = dict(opponents)
+            chosen = dict(opponents)
         else:
-            specs = dict.fromkeys(others, opponents)
-        return {s: make_agent(spec) if isinstance(spec, str) else spec for s, spec in specs.items()}
+            chosen = dict.fromkeys(others, opponents)
+        for seat, agent in chosen.items():
+            if isinstance(agent, str) or not callable(getattr(agent, "act", agent)):
+                raise TypeError(f"opponent for seat {seat} must be an agent object or an act function, got "
+                                f"{agent!r}; for agent names use gymnasium.make({ENV_ID!r}, opponents=...)")
+        return chosen
 
     # --------------------------------------------------------------- gymnasium API
 
@@ -153,18 +162,15 @@ class SpadesGymEnv(gymnasium.Env):
         return reward
 
     def _opponent_action(self, seat: int) -> int:
-        """Ask the opponent at ``seat``; a forced move is played without asking (as the match driver does)."""
-        game, agent = self.aec.game, self.opponents[seat]
-        legal = game.legal_mask()
-        if legal & (legal - 1) == 0:
-            return legal.bit_length() - 1
-        obs = self.aec.observe(self.aec.possible_agents[seat])
-        observation = None
-        if getattr(agent, "needs_observation", True):
-            kind = getattr(agent, "observation_kind", self.aec.observation_kind)
-            observation = obs["observation"] if kind == self.aec.observation_kind else encode(game, seat, kind)
-        view = player_view(game, seat) if getattr(agent, "needs_view", True) else None
-        return int(agent.act(observation, obs["action_mask"], view))
+        """Ask the opponent at ``seat`` through :func:`spades_env.agent.ask`, as every driver does."""
+        game = self.aec.game
+
+        def observe(kind: str) -> np.ndarray:
+            if kind == self.aec.observation_kind:
+                return self.aec.observe(self.aec.possible_agents[seat])["observation"]
+            return encode(game, seat, kind)
+
+        return ask(self.opponents[seat], game, observe)
 
     def _observe(self, record: dict | None) -> tuple[np.ndarray, dict]:
         """Observation and info of the learner seat to act (or of ``seat`` when the game is over)."""
@@ -185,4 +191,4 @@ class SpadesGymEnv(gymnasium.Env):
 def register() -> None:
     """Register :data:`ENV_ID` with gymnasium (done when :mod:`spades_env.wrappers` is imported)."""
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="spades_env.wrappers.gym_env:SpadesGymEnv")
+        gymnasium.register(id=ENV_ID, entry_point="spades_env.agents.gym:spades_gym_env")

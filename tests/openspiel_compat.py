@@ -24,9 +24,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .actions import BID_BASE, MAX_BID
-from .cards import SPADE_MASK
-from .game import Phase, SpadesGame
+from spades_env.actions import BID_BASE, MAX_BID
+from spades_env.cards import SPADE_MASK
+from spades_env.game import Phase, SpadesGame
 
 OPENSPIEL_DEALER = 3  # our dealer seat when OpenSpiel player p sits at our seat p
 NUM_DEAL_STEPS = 52  # OpenSpiel deals one card per chance node

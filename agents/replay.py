@@ -19,12 +19,13 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .cards import hand_to_str, str_to_card
-from .game import SpadesGame
-from .records import read_games
-from .render import SEAT_NAMES, bid_text, render_hand_result
+from spades_env.cards import hand_to_str, str_to_card
+from spades_env.game import SpadesGame
+from spades_env.records import read_games
+from spades_env.render import SEAT_NAMES, bid_text, render_hand_result
 
-PLAY_SAVE_FORMAT = "spades-play/1"  # the header of a ``spades play`` save (agents/play.py writes it)
+from .play import PLAY_SAVE_FORMAT
+
 PAUSE_PROMPT = "[Enter] next trick · n next hand · c to the end · q quit > "
 
 Reader = Callable[[str], str]

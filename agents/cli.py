@@ -7,10 +7,10 @@ import sys
 
 # subcommand -> "module:function"; each function takes argv (list[str]) and returns an exit code.
 COMMANDS = {
-    "tournament": ("agents.tournament:main", "duplicate round-robin tournaments between agents"),
-    "train": ("agents.ppo.train:main", "train a PPO agent by self-play"),
-    "play": ("agents.play:main", "play against the agents in the terminal"),
-    "replay": ("spades_env.viewer:main", "step through a recorded game"),
+    "tournament": ("spades_env.agents.tournament:main", "duplicate round-robin tournaments between agents"),
+    "train": ("spades_env.agents.ppo.train:main", "train a PPO agent by self-play"),
+    "play": ("spades_env.agents.play:main", "play against the agents in the terminal"),
+    "replay": ("spades_env.agents.replay:main", "step through a recorded game"),
 }
 
 
