@@ -31,12 +31,28 @@ FULL_DECK = (1 << NUM_CARDS) - 1
 CARD_NAMES = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(NUM_CARDS))  # card id -> "AS"
 
 
+RANKS_PER_SUIT = 13
+JACK, QUEEN, KING, ACE = (RANKS.index(r) for r in "JQKA")  # rank indices, for rules of thumb about honours
+
+
 def suit_of(card: int) -> int:
-    return card // 13
+    return card // RANKS_PER_SUIT
 
 
 def rank_of(card: int) -> int:
-    return card % 13
+    return card % RANKS_PER_SUIT
+
+
+def card_id(suit: int, rank: int) -> int:
+    """The id of the card of ``rank`` (0 = 2 .. 12 = A) in ``suit`` (0 = C .. 3 = S)."""
+    return suit * RANKS_PER_SUIT + rank
+
+
+# The same as lookup tables (card id -> value), built once: an index is cheaper than a call in the
+# engine's and the agents' inner loops, and numpy code takes them as arrays (``np.asarray(SUIT_OF)``).
+SUIT_OF = tuple(suit_of(c) for c in range(NUM_CARDS))
+RANK_OF = tuple(rank_of(c) for c in range(NUM_CARDS))
+SUIT_MASK_OF = tuple(SUIT_MASKS[suit_of(c)] for c in range(NUM_CARDS))  # the cards of the card's suit
 
 
 def card_to_str(card: int) -> str:
@@ -56,7 +72,7 @@ def str_to_card(text: str) -> int:
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
         raise ValueError(f"cannot read {text!r} as a card: expected a rank (2-9, T/10, J, Q, K, A) "
                          "and a suit (C, D, H, S), e.g. 'AS' or '10h'")
-    return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
+    return card_id(SUITS.index(t[1]), RANKS.index(t[0]))
 
 
 def to_card(value: int | str) -> int:
