@@ -18,7 +18,18 @@ from enum import IntEnum
 import numpy as np
 
 from . import actions as A
-from .cards import CARD_NAMES, NUM_CARDS, SPADE_MASK, SPADES, SUIT_MASKS, card_to_str, cards_of, mask_of, to_card
+from .cards import (
+    CARD_NAMES,
+    NUM_CARDS,
+    SPADE_MASK,
+    SPADES,
+    SUIT_MASK_OF,
+    SUIT_OF,
+    card_to_str,
+    cards_of,
+    mask_of,
+    to_card,
+)
 from .scoring import SideScore, score_side
 
 
@@ -334,7 +345,7 @@ class SpadesGame:
     def _legal_plays(self, player: int) -> int:
         hand = self.hands[player]
         if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0][1] // 13]
+            follow = hand & SUIT_MASK_OF[self.trick[0][1]]
             return follow or hand
         if self.spades_broken:
             return hand
@@ -450,12 +461,12 @@ class SpadesGame:
         self.current_player = self.leader
 
     def _play(self, player: int, card: int) -> None:
-        suit = card // 13
+        suit = SUIT_OF[card]
         self.hands[player] ^= 1 << card
         self.played[player] |= 1 << card
         self.plays.append((player, card))
         if self.trick:
-            led = self.trick[0][1] // 13
+            led = SUIT_OF[self.trick[0][1]]
             if suit != led:
                 self.voids[player] |= 1 << led
                 if suit == SPADES:
