@@ -7,11 +7,11 @@ import random
 import numpy as np
 
 from spades_env import actions as A
+from spades_env.cards import mask_of
 from spades_env.game import Phase
 from spades_env.view import PlayerView
 
 from .bidding import choose_bid, choose_pass, choose_replacement, keep_offered, want_blind_nil
-from .knowledge import mask_of
 from .params import DEFAULT, Params
 from .play import choose_card
 

@@ -15,10 +15,10 @@ tricks taken, set rate, Nil success), not fitted to a data set.
 
 from __future__ import annotations
 
-from spades_env.cards import SPADES, SUIT_MASKS, cards_of
+from spades_env.cards import ACE, NUM_CARDS, RANK_OF, SPADES, SUIT_MASKS, SUIT_OF, cards_of, mask_of
 from spades_env.view import PlayerView
 
-from .knowledge import higher_mask, mask_of
+from .knowledge import higher_mask, lower_mask
 from .params import DEFAULT, Params
 
 # Chance that a side-suit winner of round r (1, 2, 3, >=4) survives a ruff, by my length in the suit.
@@ -107,12 +107,12 @@ def nil_risk(hand: int) -> float:
     for s in range(4):
         cards = sorted(cards_of(hand & SUIT_MASKS[s]))
         for lows, card in enumerate(cards):
-            rank = card % 13
+            rank = RANK_OF[card]
             if s == SPADES:
                 risk += _NIL_SPADE[rank] * 0.7 ** lows
             else:
                 danger = _NIL_SIDE[rank]
-                floor = 0.35 * danger if rank == 12 else 0.0  # an ace escapes only by discarding it
+                floor = 0.35 * danger if rank == ACE else 0.0  # an ace escapes only by discarding it
                 risk += max(floor, danger * 0.45 ** lows)
         if s == SPADES:
             risk += 0.25 * max(0, len(cards) - 3)
@@ -121,8 +121,8 @@ def nil_risk(hand: int) -> float:
 
 def card_nil_danger(card: int, hand: int) -> float:
     """One card's share of :func:`nil_risk` (what a Nil bidder most wants to get rid of)."""
-    s, rank = card // 13, card % 13
-    lows = (hand & SUIT_MASKS[s] & ((1 << card) - 1)).bit_count()
+    s, rank = SUIT_OF[card], RANK_OF[card]
+    lows = (hand & lower_mask(card)).bit_count()
     if s == SPADES:
         return _NIL_SPADE[rank] * 0.7 ** lows + 0.01
     return _NIL_SIDE[rank] * 0.45 ** lows + rank * 1e-3
@@ -199,20 +199,20 @@ def choose_pass(view: PlayerView, hand: int) -> int:
     if view.blind[me] and view.bids[me] == 0:
         return max(cards, key=lambda c: card_nil_danger(c, hand))
     # The partner gives low cards, keeping spades (and so ruffing power) when it can.
-    return min(cards, key=lambda c: (c % 13) + (6 if c // 13 == SPADES else 0))
+    return min(cards, key=lambda c: RANK_OF[c] + (6 if SUIT_OF[c] == SPADES else 0))
 
 
 def keep_value(card: int) -> float:
     """Two-player draw: how much a card is worth to a hand that plays for tricks."""
-    rank = card % 13
-    if card // 13 == SPADES:
+    rank = RANK_OF[card]
+    if SUIT_OF[card] == SPADES:
         return 0.45 + 0.045 * rank
     return (0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.1, 0.2, 0.35, 0.6, 0.9)[rank]
 
 
 def keep_offered(card: int, seen: int) -> bool:
     """Keep the offered card when it beats the average of a card still unseen (which I must keep otherwise)."""
-    unseen = [c for c in range(52) if not seen >> c & 1 and c != card]
+    unseen = [c for c in range(NUM_CARDS) if not seen >> c & 1 and c != card]
     average = sum(keep_value(c) for c in unseen) / max(1, len(unseen))
     return keep_value(card) >= average
 
@@ -222,7 +222,7 @@ def choose_replacement(view: PlayerView, hand: int) -> int | None:
     # The draw comes from the discard pile: every card I do not hold may be there, except the ones
     # I put back (a Blind Nil bidder drew without looking, so it knows nothing more).
     returned = mask_of(c for c, _ in view.replacements)
-    pile_cards = [c for c in range(52) if not (hand | returned) >> c & 1]
+    pile_cards = [c for c in range(NUM_CARDS) if not (hand | returned) >> c & 1]
     if not pile_cards:
         return None
     expected = sum(card_nil_danger(c, hand) for c in pile_cards) / len(pile_cards)

@@ -15,28 +15,21 @@ the table knows.
 
 from __future__ import annotations
 
-from spades_env.cards import FULL_DECK, SPADES, SUIT_MASKS, cards_of
+from spades_env.cards import FULL_DECK, SPADES, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, card_id, mask_of
 from spades_env.game import SpadesGame
 from spades_env.view import PlayerView
 
 PILE = -1  # the undisclosed discard pile (two players), a holder that never plays
 
 
-def mask_of(cards) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
-
-
 def higher_mask(card: int) -> int:
     """Cards of the same suit ranked above ``card``."""
-    suit_mask = SUIT_MASKS[card // 13]
-    return suit_mask & ~((1 << (card + 1)) - 1)
+    return SUIT_MASK_OF[card] & ~((1 << (card + 1)) - 1)
 
 
 def lower_mask(card: int) -> int:
-    return SUIT_MASKS[card // 13] & ((1 << card) - 1)
+    """Cards of the same suit ranked below ``card``."""
+    return SUIT_MASK_OF[card] & ((1 << card) - 1)
 
 
 class Knowledge:
@@ -110,10 +103,6 @@ class Knowledge:
         """Probability that ``p`` holds no card of ``suit``."""
         return 1.0 - self.p_has_any(p, SUIT_MASKS[suit])
 
-    def out_in_suit(self, suit: int) -> int:
-        """Cards of ``suit`` still held by others (or unseen)."""
-        return self.unseen & SUIT_MASKS[suit]
-
     def opponents_out(self, suit: int) -> int:
         """Cards of ``suit`` the opponents may hold."""
         mask = 0
@@ -128,7 +117,7 @@ class Knowledge:
 
     def p_beats(self, p: int, best: int, led: int) -> float:
         """Probability that ``p``, playing after ``best`` currently wins a trick led in suit ``led``, can beat it."""
-        if best // 13 == led:
+        if SUIT_OF[best] == led:
             higher = self.p_has_any(p, higher_mask(best))
             if led == SPADES:
                 return higher
@@ -139,7 +128,7 @@ class Knowledge:
 
     def p_survives(self, card: int, trick: list[tuple[int, int]], players_after: list[int]) -> float:
         """Probability that ``card``, played into ``trick``, is not beaten by the opponents in ``players_after``."""
-        led = (trick[0][1] if trick else card) // 13
+        led = SUIT_OF[trick[0][1] if trick else card]
         best = card
         if trick:
             winner = SpadesGame.trick_winner(list(trick) + [(self.me, card)])
@@ -160,7 +149,7 @@ def equivalent_low(card: int, hand: int, unseen: int) -> int:
     """The lowest card of ``hand`` equivalent to ``card``: no unseen card of the suit between them."""
     best = card
     c = card - 1
-    floor = (card // 13) * 13
+    floor = card_id(SUIT_OF[card], 0)
     while c >= floor:
         if hand >> c & 1:
             best = c
@@ -168,7 +157,3 @@ def equivalent_low(card: int, hand: int, unseen: int) -> int:
             break
         c -= 1
     return best
-
-
-def suit_cards(mask: int, suit: int) -> list[int]:
-    return cards_of(mask & SUIT_MASKS[suit])

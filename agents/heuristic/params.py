@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spades_env.cards import JACK
+
 
 @dataclass(frozen=True)
 class Params:
@@ -25,6 +27,17 @@ class Params:
     blind_nil_deficit_4p: int = 100
     blind_nil_deficit_2p: int = 250
     set_slack: int = 1  # after making our contract, play to set the opponents when they can lose at most this many
+
+    # Card play. Probabilities are Knowledge's estimates for the opponents still to play; ranks are
+    # card rank indices (cards.JACK = 9).
+    safe: float = 0.8  # a card this likely to hold counts as a winner (win cheaply with it, cash it)
+    partner_safe: float = 0.7  # do not overtake a partner's winning card this likely to hold
+    hopeless: float = 0.25  # when my best winner holds less often than this, play a loser instead
+    cover_honour_rank: int = JACK  # second hand plays low, unless covering a led card this high with a winner
+    cover_ruff_max_rank: int = JACK  # covering my partner's Nil from void: ruff a trick won by a card this low
+    nil_attack_suit: float = 0.5  # attacking a Nil: lead a suit the Nil bidder holds with this probability
+    partner_ruff: float = 0.5  # lead a suit my partner is void in when it holds a spade with this probability
+    opponent_ruff: float = 0.2  # a low lead avoids a suit an opponent is void in and may ruff (this likely)
 
 
 DEFAULT = Params()
