@@ -21,6 +21,7 @@ which the trainer's imitation term reads (``PPOConfig.teacher_coef``).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,7 +49,37 @@ class HandResult:
     slot: int  # index into the plans given to Collector.run
     plan: list[Key]
     record: dict
-    rewards: list[float]  # per seat: (own side's points - other side's) / 100
+    rewards: list[float]  # per seat: seat_rewards of the hand's points
+
+
+def seat_rewards(points: Sequence[int], side_of: Sequence[int]) -> list[float]:
+    """Each seat's reward for a scored hand: its side's points minus the other side's, in reward units (the
+    env's ``"score"`` reward)."""
+    return [(points[side] - points[1 - side]) / 100 for side in side_of]
+
+
+@dataclass
+class Trajectory:
+    """One recorded seat's decisions in one hand, in play order (the hand's reward comes after the last)."""
+
+    obs: list[np.ndarray] = field(default_factory=list)
+    masks: list[np.ndarray] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    log_probs: list[float] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    teacher: list[int] = field(default_factory=list)  # the teacher's choice at each step, -1 where none
+
+    def add(self, obs: np.ndarray, mask: np.ndarray, action: int, log_prob: float, value: float,
+            teacher_action: int = -1) -> None:
+        self.obs.append(obs)
+        self.masks.append(mask)
+        self.actions.append(action)
+        self.log_probs.append(log_prob)
+        self.values.append(value)
+        self.teacher.append(teacher_action)
+
+    def store(self, buffer: RolloutBuffer, reward: float) -> None:
+        buffer.add_trajectory(self.obs, self.masks, self.actions, self.log_probs, self.values, reward, self.teacher)
 
 
 @dataclass
@@ -97,80 +128,116 @@ class Collector:
         seeds) and ``generator`` (network sampling), so a run is a pure
         function of their states.
         """
-        n = self.num_players
+        trajectories = self._deal(plans, rng, record)
+        nets = {LEARNER: model} | {("pool", i): net for i, net in enumerate(pool)}
         stats = RolloutStats()
-        traj: dict[tuple[int, int], dict[str, list]] = {}
+        active = list(range(len(plans)))
+        while active:
+            chosen, deciders = self._forced_moves(active, plans)
+            for key, slots in deciders.items():
+                players = [self.games[s].current_player for s in slots]
+                if key[0] == "agent":
+                    self._ask_agents(key, slots, players, key in record, trajectories, chosen)
+                else:
+                    self._sample(key, nets[key], slots, players, generator, key in record, trajectories, chosen)
+            active = self._step(active, chosen, plans, trajectories, buffer, stats)
+        return stats
+
+    def _deal(self, plans: list[list[Key]], rng: np.random.Generator,
+              record: set[Key]) -> dict[tuple[int, int], Trajectory]:
+        """Start one hand per plan (deal, carried bags, agent seeds, all from ``rng``); returns an empty
+        trajectory per recorded (slot, seat)."""
+        trajectories: dict[tuple[int, int], Trajectory] = {}
         for slot, plan in enumerate(plans):
-            game, tracker = self.games[slot], self.trackers[slot]
+            game = self.games[slot]
             bags = [int(b) for b in rng.integers(0, game.config.bag_limit, 2)] if self.random_start_bags else None
             game.reset(int(rng.integers(2**62)), bags=bags)
-            tracker.rebuild()
+            self.trackers[slot].rebuild()
             for seat, key in enumerate(plan):
                 if key[0] == "agent":
                     agent = self._agent(slot, seat, key[1])
-                    if hasattr(agent, "reset"):
+                    if hasattr(agent, "reset"):  # agents without per-hand state draw no seed
                         agent.reset(seat, int(rng.integers(2**62)))
                 if key in record:
-                    traj[slot, seat] = {"obs": [], "masks": [], "actions": [], "log_probs": [], "values": [],
-                                        "teacher": []}
+                    trajectories[slot, seat] = Trajectory()
                 if key == LEARNER and self.teacher:
                     teacher = self._agent(slot, seat, self.teacher)
                     if hasattr(teacher, "reset"):
                         teacher.reset(seat, None)
-        active = list(range(len(plans)))
-        nets = {LEARNER: model} | {("pool", i): net for i, net in enumerate(pool)}
-        while active:
-            groups: dict[Key, list[int]] = defaultdict(list)
-            chosen: dict[int, int] = {}
-            for slot in active:
-                game = self.games[slot]
-                forced = forced_action(game.legal_mask())
-                if forced is not None:  # one legal action: take it, nobody decides (nothing to learn)
-                    chosen[slot] = forced
-                else:
-                    groups[plans[slot][game.current_player]].append(slot)
-            for key, slots in groups.items():
-                players = [self.games[s].current_player for s in slots]
-                masks = np.stack([bits_to_array(self.games[s].legal_mask(), NUM_ACTIONS) for s in slots]).astype(bool)
-                if key[0] == "agent":
-                    for s, p in zip(slots, players):
-                        chosen[s] = ask(self._agent(s, p, key[1]), self.games[s], self._agent_observation(s, p))
-                    if key in record:
-                        for s, p, m in zip(slots, players, masks):
-                            self._store(traj[s, p], self.trackers[s].vectors[p].copy(), m, chosen[s], 0.0, 0.0)
-                    continue
-                obs = np.stack([self.trackers[s].vectors[p] for s, p in zip(slots, players)])
-                logits, values = nets[key](torch.from_numpy(obs))
-                log_probs = masked_log_probs(logits, torch.from_numpy(masks))
-                actions = sample_actions(log_probs, generator)
-                taken = log_probs.gather(1, actions.unsqueeze(1)).squeeze(1)
-                for i, (s, p) in enumerate(zip(slots, players)):
-                    chosen[s] = int(actions[i])
-                    if key in record:
-                        self._store(traj[s, p], obs[i], masks[i], chosen[s], float(taken[i]), float(values[i]),
-                                    self._teacher_action(s, p) if key == LEARNER else -1)
-            still = []
-            for slot in active:
-                game = self.games[slot]
-                player, phase = game.current_player, game.phase
-                game.apply(chosen[slot])  # raises IllegalActionError if an agent ever broke the rules
-                self.trackers[slot].update(player, chosen[slot], phase)
-                stats.decisions += 1
-                if not game.game_over:
-                    still.append(slot)
-                    continue
-                rec = game.hand_records[-1]
-                points = rec["points"]
-                rewards = [(points[game.side_of[p]] - points[1 - game.side_of[p]]) / 100 for p in range(n)]
-                stats.hands.append(HandResult(slot, plans[slot], rec, rewards))
-                for seat in range(n):
-                    t = traj.pop((slot, seat), None)
-                    if t is not None and t["actions"]:
-                        buffer.add_trajectory(t["obs"], t["masks"], t["actions"], t["log_probs"], t["values"],
-                                              rewards[seat], t["teacher"])
-                        stats.recorded += len(t["actions"])
-            active = still
-        return stats
+        return trajectories
+
+    def _forced_moves(self, active: list[int], plans: list[list[Key]]) -> tuple[dict[int, int], dict[Key, list[int]]]:
+        """The action of every game with one legal action (nobody decides: nothing to learn), and the other
+        games grouped by the policy to act (one forward pass per network)."""
+        chosen: dict[int, int] = {}
+        deciders: dict[Key, list[int]] = defaultdict(list)
+        for slot in active:
+            game = self.games[slot]
+            forced = forced_action(game.legal_mask())
+            if forced is not None:
+                chosen[slot] = forced
+            else:
+                deciders[plans[slot][game.current_player]].append(slot)
+        return chosen, deciders
+
+    def _legal_masks(self, slots: list[int]) -> np.ndarray:
+        return np.stack([bits_to_array(self.games[s].legal_mask(), NUM_ACTIONS) for s in slots]).astype(bool)
+
+    def _ask_agents(self, key: Key, slots: list[int], players: list[int], store: bool,
+                    trajectories: dict[tuple[int, int], Trajectory], chosen: dict[int, int]) -> None:
+        """Registry agents choose one by one; stored with log-prob and value 0 (they are not networks)."""
+        masks = self._legal_masks(slots)
+        for s, p in zip(slots, players):
+            chosen[s] = ask(self._agent(s, p, key[1]), self.games[s], self._agent_observation(s, p))
+        if store:
+            for s, p, m in zip(slots, players, masks):
+                trajectories[s, p].add(self.trackers[s].vectors[p].copy(), m, chosen[s], 0.0, 0.0)
+
+    def _sample(self, key: Key, net: ActorCritic, slots: list[int], players: list[int], generator: torch.Generator,
+                store: bool, trajectories: dict[tuple[int, int], Trajectory], chosen: dict[int, int]) -> None:
+        """One forward pass of ``net`` for all its games; sample under the legal mask (the learner's stored
+        steps also get the teacher's label)."""
+        masks = self._legal_masks(slots)
+        obs = np.stack([self.trackers[s].vectors[p] for s, p in zip(slots, players)])
+        logits, values = net(torch.from_numpy(obs))
+        log_probs = masked_log_probs(logits, torch.from_numpy(masks))
+        actions = sample_actions(log_probs, generator)
+        taken = log_probs.gather(1, actions.unsqueeze(1)).squeeze(1)
+        for i, (s, p) in enumerate(zip(slots, players)):
+            chosen[s] = int(actions[i])
+            if store:
+                trajectories[s, p].add(obs[i], masks[i], chosen[s], float(taken[i]), float(values[i]),
+                                       self._teacher_action(s, p) if key == LEARNER else -1)
+
+    def _step(self, active: list[int], chosen: dict[int, int], plans: list[list[Key]],
+              trajectories: dict[tuple[int, int], Trajectory], buffer: RolloutBuffer, stats: RolloutStats) -> list[int]:
+        """Apply every game's chosen action; finished hands give their results and trajectories. Returns the
+        games still being played."""
+        still = []
+        for slot in active:
+            game = self.games[slot]
+            player, phase = game.current_player, game.phase
+            game.apply(chosen[slot])  # raises IllegalActionError if an agent ever broke the rules
+            self.trackers[slot].update(player, chosen[slot], phase)
+            stats.decisions += 1
+            if game.game_over:
+                self._finish(slot, plans[slot], trajectories, buffer, stats)
+            else:
+                still.append(slot)
+        return still
+
+    def _finish(self, slot: int, plan: list[Key], trajectories: dict[tuple[int, int], Trajectory],
+                buffer: RolloutBuffer, stats: RolloutStats) -> None:
+        """A hand is scored: record its result and move its seats' trajectories into the buffer."""
+        game = self.games[slot]
+        rec = game.hand_records[-1]
+        rewards = seat_rewards(rec["points"], game.side_of)
+        stats.hands.append(HandResult(slot, plan, rec, rewards))
+        for seat in range(self.num_players):
+            trajectory = trajectories.pop((slot, seat), None)
+            if trajectory is not None and trajectory.actions:
+                trajectory.store(buffer, rewards[seat])
+                stats.recorded += len(trajectory.actions)
 
     def _teacher_action(self, slot: int, seat: int) -> int:
         """What the teacher would do in this position (-1: no teacher, or a phase it does not label)."""
@@ -182,13 +249,3 @@ class Collector:
     def _agent_observation(self, slot: int, seat: int):
         """Registry agents read the default observation: the prefix of the tracked vector, whatever its kind."""
         return lambda kind: self.trackers[slot].vectors[seat][:self.agent_obs_size].copy()
-
-    @staticmethod
-    def _store(t: dict[str, list], obs: np.ndarray, mask: np.ndarray, action: int, log_prob: float,
-               value: float, teacher_action: int = -1) -> None:
-        t["obs"].append(obs)
-        t["masks"].append(mask)
-        t["actions"].append(action)
-        t["log_probs"].append(log_prob)
-        t["values"].append(value)
-        t["teacher"].append(teacher_action)

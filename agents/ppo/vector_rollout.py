@@ -43,11 +43,11 @@ import torch
 
 from spades_env.cards import CARD_NAMES, cards_of
 from spades_env.game import SpadesConfig, SpadesGame
-from spades_env.vector import VectorSpades
+from spades_env.vector import VecStep, VectorSpades
 
 from .buffer import RolloutBuffer
 from .model import ActorCritic, masked_log_probs, sample_actions
-from .rollout import LEARNER, Collector, HandResult, Key, RolloutStats
+from .rollout import LEARNER, Collector, HandResult, Key, RolloutStats, seat_rewards
 
 # Below this many all-network hands, run_split leaves them on the per-game engine (the batched engine's fixed
 # cost per step, ~0.1 ms, is not repaid): the two broke even near 12 hands in
@@ -97,24 +97,12 @@ class VectorCollector:
         stepping (the engine steps every game) with their first legal action;
         nothing of theirs is counted or stored.
         """
-        if not 0 < len(plans) <= self.num_envs:
-            raise ValueError(f"give 1..{self.num_envs} plans, got {len(plans)}")
-        keys = sorted({key for plan in plans for key in plan})
-        for key in keys:
-            if not (key == LEARNER or (key[0] == "pool" and 0 <= key[1] < len(pool))):
-                raise ValueError(f"VectorCollector plays network policies only (learner, pool 0..{len(pool) - 1}); "
-                                 f"got {key!r}: use run_split")
+        keys = self._policy_keys(plans, pool)
         nets = {LEARNER: model} | {("pool", i): net for i, net in enumerate(pool)}
         size = len(plans)
         key_ids = np.array([[keys.index(key) for key in plan] for plan in plans])  # (size, n)
-        recorded = [k for k, key in enumerate(keys) if key in record]
-
-        vec = self._engine(size)
-        bags = rng.integers(0, self.bag_limit, (size, 2)) if self.random_start_bags else None
-        seeds = rng.integers(2**62, size=size) if self.per_game_seeds else None
-        out = vec.reset(seed=None if seeds is not None else int(rng.integers(2**62)), seeds=seeds, bags=bags)
-        # Four players: the deal is every seat's hand now (two players draw their hands during the hand).
-        deals = vec.hands.reshape(size, self.num_players).tolist() if self.num_players == 4 else None
+        recorded = {k for k, key in enumerate(keys) if key in record}
+        vec, out, seeds, deals = self._deal(size, rng)
 
         slots = np.arange(size)
         active = np.ones(size, bool)
@@ -125,40 +113,15 @@ class VectorCollector:
         rows: dict[str, list[np.ndarray]] = {name: [] for name in ("slot", "seat", "obs", "mask", "action",
                                                                    "log_prob", "value")}
         while active.any():
-            mask, player = out.mask, out.player
-            actions = mask.argmax(axis=1)  # forced moves and finished slots: the first (for forced: only) legal one
-            acting = key_ids[slots, player]
-            choose = active & (mask.sum(axis=1) > 1)
-            for k in np.unique(acting[choose]):
-                games = np.flatnonzero(choose & (acting == k))
-                obs, legal = out.obs[games], mask[games]
-                net, inputs = nets[keys[k]], torch.from_numpy(obs)
-                if k in recorded:
-                    logits, values = net(inputs)
-                else:  # nothing stored: the actor alone (a privileged critic is a second MLP)
-                    logits = net.logits(inputs)
-                log_probs = masked_log_probs(logits, torch.from_numpy(legal))
-                sampled = sample_actions(log_probs, generator)
-                actions[games] = sampled.numpy()
-                if k in recorded:
-                    for name, value in (("slot", games), ("seat", player[games]), ("obs", obs), ("mask", legal),
-                                        ("action", actions[games]), ("value", values.numpy()),
-                                        ("log_prob", log_probs.gather(1, sampled.unsqueeze(1)).squeeze(1).numpy())):
-                        rows[name].append(value)
+            player = out.player
+            actions = self._choose(out, key_ids[slots, player], active, [nets[key] for key in keys], recorded,
+                                   generator, rows)
             players.append(player)
             taken.append(actions)
             stats.decisions += int(active.sum())
             out = vec.step(actions, check=False)  # sampling under the mask never picks an illegal action
             finished = np.flatnonzero(active & out.hand_done)
-            for slot in finished:
-                rec = vec.hand_record(int(slot))
-                if seeds is not None:
-                    rec["seed"] = int(seeds[slot])
-                if deals is not None:
-                    rec["hands"] = [[CARD_NAMES[c] for c in cards_of(h)] for h in deals[slot]]
-                points = rec["points"]  # rewards as Collector computes them (float64, not the engine's float32)
-                rewards = [(points[side] - points[1 - side]) / 100 for side in self.side_of]
-                stats.hands.append(HandResult(int(slot), plans[slot], rec, rewards))
+            stats.hands += [self._hand_result(vec, int(slot), plans[slot], seeds, deals) for slot in finished]
             active[finished] = False
             steps[finished] = len(taken)
         history = np.stack([np.stack(players, axis=1), np.stack(taken, axis=1)], axis=2)  # (size, steps, 2)
@@ -166,6 +129,66 @@ class VectorCollector:
             hand.record["actions"] = history[hand.slot, :steps[hand.slot]].tolist()
         stats.recorded = self._store(rows, stats.hands, buffer)
         return stats
+
+    def _policy_keys(self, plans: list[list[Key]], pool: list[ActorCritic]) -> list[Key]:
+        """The distinct policies of ``plans``, sorted; raises unless all are networks this call has."""
+        if not 0 < len(plans) <= self.num_envs:
+            raise ValueError(f"give 1..{self.num_envs} plans, got {len(plans)}")
+        keys = sorted({key for plan in plans for key in plan})
+        for key in keys:
+            if not (key == LEARNER or (key[0] == "pool" and 0 <= key[1] < len(pool))):
+                raise ValueError(f"VectorCollector plays network policies only (learner, pool 0..{len(pool) - 1}); "
+                                 f"got {key!r}: use run_split")
+        return keys
+
+    def _deal(self, size: int, rng: np.random.Generator) -> tuple[VectorSpades, VecStep, np.ndarray | None,
+                                                                   list | None]:
+        """Reset the engine for ``size`` hands (bags, seeds from ``rng``); returns it, its first step output,
+        the per-game seeds (or None) and, with four players, every seat's dealt hand (or None)."""
+        vec = self._engine(size)
+        bags = rng.integers(0, self.bag_limit, (size, 2)) if self.random_start_bags else None
+        seeds = rng.integers(2**62, size=size) if self.per_game_seeds else None
+        out = vec.reset(seed=None if seeds is not None else int(rng.integers(2**62)), seeds=seeds, bags=bags)
+        # Four players: the deal is every seat's hand now (two players draw their hands during the hand).
+        deals = vec.hands.reshape(size, self.num_players).tolist() if self.num_players == 4 else None
+        return vec, out, seeds, deals
+
+    @staticmethod
+    def _choose(out: VecStep, acting: np.ndarray, active: np.ndarray, nets: list[ActorCritic], recorded: set[int],
+                generator: torch.Generator, rows: dict[str, list[np.ndarray]]) -> np.ndarray:
+        """Every slot's action this step: one forward pass per policy (``acting[slot]`` indexes ``nets``) for
+        the slots with a choice; the first legal action elsewhere. Recorded policies' rows go to ``rows``."""
+        mask, player = out.mask, out.player
+        actions = mask.argmax(axis=1)  # forced moves and finished slots: the first (for forced: only) legal one
+        choose = active & (mask.sum(axis=1) > 1)
+        for k in np.unique(acting[choose]):
+            games = np.flatnonzero(choose & (acting == k))
+            obs, legal = out.obs[games], mask[games]
+            net, inputs = nets[k], torch.from_numpy(obs)
+            if k in recorded:
+                logits, values = net(inputs)
+            else:  # nothing stored: the actor alone (a privileged critic is a second MLP)
+                logits = net.logits(inputs)
+            log_probs = masked_log_probs(logits, torch.from_numpy(legal))
+            sampled = sample_actions(log_probs, generator)
+            actions[games] = sampled.numpy()
+            if k in recorded:
+                for name, value in (("slot", games), ("seat", player[games]), ("obs", obs), ("mask", legal),
+                                    ("action", actions[games]), ("value", values.numpy()),
+                                    ("log_prob", log_probs.gather(1, sampled.unsqueeze(1)).squeeze(1).numpy())):
+                    rows[name].append(value)
+        return actions
+
+    def _hand_result(self, vec: VectorSpades, slot: int, plan: list[Key], seeds: np.ndarray | None,
+                     deals: list | None) -> HandResult:
+        """A finished hand's record (with its seed and deal where known) and rewards, as ``Collector`` gives."""
+        rec = vec.hand_record(slot)
+        if seeds is not None:
+            rec["seed"] = int(seeds[slot])
+        if deals is not None:
+            rec["hands"] = [[CARD_NAMES[c] for c in cards_of(h)] for h in deals[slot]]
+        # rewards as Collector computes them (float64, not the engine's float32)
+        return HandResult(slot, plan, rec, seat_rewards(rec["points"], self.side_of))
 
     def _store(self, rows: dict[str, list[np.ndarray]], hands: list[HandResult], buffer: RolloutBuffer) -> int:
         """Cut the stored rows into one trajectory per (slot, seat), in slot then seat order, each ending with
