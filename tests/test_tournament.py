@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from spades_env.agents.ratings import mean_ci, openskill_ratings, pairing_stats
 from spades_env.agents.tournament import TournamentSpec, evaluate, main, play_index, run_tournament
+from spades_env.agents.tournament.stats import mean_ci, openskill_ratings, pairing_stats
 from spades_env.records import read_games, replay_game
 from spades_env.scoring import score_side
 

@@ -1,10 +1,11 @@
-"""Statistics over tournament game records: per-pairing results with confidence intervals, and ratings.
+"""Statistics over tournament game records: per-pairing results with confidence intervals, ratings, the summary.
 
 Everything here is a pure function of the JSON records that
-:mod:`spades_env.agents.tournament` writes, so a results folder can be re-analysed
-without replaying a game. Each record holds the labels of the agents on side
-0 and side 1 (``"sides"``), the board (deal sequence) it belongs to, the
-winner and the engine's per-hand records.
+:mod:`spades_env.agents.tournament` writes (and, for the summary, of the
+spec), so a results folder can be re-analysed without replaying a game. Each
+record holds the labels of the agents on side 0 and side 1 (``"sides"``), the
+board (deal sequence) it belongs to, the winner and the engine's per-hand
+records.
 
 Points per deal: a *board* is one seed, i.e. one sequence of deals, played
 twice with the sides swapped. Its value for agent A against agent B is the
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+
+from .schedule import TournamentSpec
 
 Z95 = 1.959963984540054
 
@@ -173,3 +176,21 @@ def openskill_ratings(records: Iterable[dict], labels: Sequence[str]) -> dict[st
         (r0,), (r1,) = model.rate([[ratings[s0]], [ratings[s1]]], ranks=ranks)
         ratings[s0], ratings[s1] = r0, r1
     return {label: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for label, r in ratings.items()}
+
+
+def summarize(spec: TournamentSpec, records: Sequence[dict]) -> dict:
+    """Statistics of a tournament from its records (sorted by index first, so order never matters)."""
+    records = sorted(records, key=lambda r: r["index"])
+    by_pairing: dict[int, list[dict]] = {}
+    for rec in records:
+        by_pairing.setdefault(rec["pairing"], []).append(rec)
+    pairings = []
+    for k, (a, b) in enumerate(spec.pairings):
+        stats = pairing_stats(by_pairing.get(k, []), spec.labels[a], spec.labels[b])
+        pairings.append(stats)
+    ratings = openskill_ratings(records, spec.labels)
+    agents = {label: {"spec": s, "games": sum(label in r["sides"] for r in records),
+                      "rating": ratings[label], "stats": agent_stats(records, label)}
+              for label, s in zip(spec.labels, spec.agents)}
+    return {"spec": spec.to_dict(), "games_played": len(records), "games_planned": spec.total_games,
+            "pairings": pairings, "agents": agents}

@@ -1,0 +1,175 @@
+"""What a tournament's summary looks like on disk and on the console: JSON, CSV, Markdown, a heat map.
+
+Every report is a function of the summary dict (:func:`.stats.summarize`)
+alone, so a folder's reports can be rewritten from its ``summary.json``
+without the records, and a new format is one more function here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def _fmt(x: float | None, digits: int = 1, pct: bool = False) -> str:
+    if x is None:
+        return "–"
+    return f"{100 * x:.{digits}f}%" if pct else f"{x:.{digits}f}"
+
+
+def _ci_text(ci: dict) -> str:
+    if ci["mean"] is None:
+        return "–"
+    if ci["low"] is None:
+        return f"{ci['mean']:+.1f}"
+    return f"{ci['mean']:+.1f} [{ci['low']:+.1f}, {ci['high']:+.1f}]"
+
+
+def _nil_text(s: dict, kind: str) -> str:
+    """Success rate and attempts of Nil (``kind="nil"``) or Blind Nil (``"blind_nil"``) bids."""
+    return f"{_fmt(s[kind + '_success'], 0, True)} ({s[kind + '_attempts']})"
+
+
+def _markdown_pairing_row(p: dict) -> str:
+    sa, sb = p["agent_a"], p["agent_b"]
+    return (
+        f"| {p['a']} | {p['b']} | {p['games']} | {p['wins_a']} | {p['wins_b']} | {p['draws']} "
+        f"| {_fmt(p['win_rate_a'], 1, True)} | {_ci_text(p['points_per_deal_diff'])} "
+        f"| {_fmt(sa['set_rate'], 1, True)} / {_fmt(sb['set_rate'], 1, True)} "
+        f"| {_nil_text(sa, 'nil')} / {_nil_text(sb, 'nil')} "
+        f"| {_nil_text(sa, 'blind_nil')} / {_nil_text(sb, 'blind_nil')} "
+        f"| {_fmt(sa['bags_per_hand'], 2)} / {_fmt(sb['bags_per_hand'], 2)} "
+        f"| {_fmt(sa['mean_bid'], 2)} / {_fmt(sa['mean_tricks'], 2)} "
+        f"| {_fmt(sb['mean_bid'], 2)} / {_fmt(sb['mean_tricks'], 2)} |")
+
+
+def _markdown_agent_row(label: str, a: dict) -> str:
+    r, s = a["rating"], a["stats"]
+    return (
+        f"| {label} | {a['games']} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} "
+        f"| {_fmt(s['points_per_hand'])} | {_fmt(s['set_rate'], 1, True)} "
+        f"| {_nil_text(s, 'nil')} | {_nil_text(s, 'blind_nil')} "
+        f"| {_fmt(s['bags_per_hand'], 2)} | {_fmt(s['mean_bid'], 2)} | {_fmt(s['mean_tricks'], 2)} |")
+
+
+def markdown_report(summary: dict) -> str:
+    spec = summary["spec"]
+    variant = f"{spec['num_players']} players, " + ("single-hand boards" if spec["single_hand"]
+                                                    else f"games to {spec['target_score']}")
+    out = [f"# Duplicate tournament ({variant}, seed {spec['seed']})", "",
+           f"{summary['games_played']} of {summary['games_planned']} games played.", "",
+           "## Pairings", "",
+           "Points per deal: A's side minus B's side per hand, averaged per board (both games of a deal "
+           "sequence), 95% CI over boards.", "",
+           "| A | B | games | A wins | B wins | draws | A win rate | A − B points/deal [95% CI] "
+           "| set rate A / B | Nil success A / B | Blind Nil success A / B | bags/hand A / B "
+           "| bid / tricks A | bid / tricks B |",
+           "|---|---|---:|---:|---:|---:|---:|---|---|---|---|---|---|---|"]
+    out += [_markdown_pairing_row(p) for p in summary["pairings"]]
+    out += ["", "## Agents", "",
+            "OpenSkill (Plackett–Luce) ratings from game results; ordinal = mu − 3 sigma. "
+            "Per-hand statistics over every hand the agent's side played.", "",
+            "| agent | games | mu | sigma | ordinal | points/hand | set rate | Nil success | Blind Nil success "
+            "| bags/hand | bid | tricks |",
+            "|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"]
+    out += [_markdown_agent_row(label, a) for label, a in summary["agents"].items()]
+    return "\n".join(out) + "\n"
+
+
+def csv_report(summary: dict) -> str:
+    buf = io.StringIO()
+    rows = []
+    for p in summary["pairings"]:
+        ci = p["points_per_deal_diff"]
+        row = {k: p[k] for k in ("a", "b", "games", "boards", "wins_a", "wins_b", "draws", "truncated",
+                                 "win_rate_a")}
+        row.update(ppd_diff=ci["mean"], ppd_low=ci["low"], ppd_high=ci["high"])
+        for who in ("a", "b"):
+            row.update({f"{k}_{who}": v for k, v in p[f"agent_{who}"].items()})
+        rows.append(row)
+    if rows:
+        writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return buf.getvalue()
+
+
+def pairwise_grid(summary: dict) -> tuple[np.ndarray, list[list[str]]]:
+    """Row agent minus column agent points per deal (NaN where unplayed) and each cell's text.
+
+    A pairing fills its mirror cell with the negated mean and the complementary win rate.
+    """
+    labels = summary["spec"]["labels"]
+    n = len(labels)
+    grid = np.full((n, n), np.nan)
+    text = [[""] * n for _ in range(n)]
+    index = {label: i for i, label in enumerate(labels)}
+    for p in summary["pairings"]:
+        ci, i, j = p["points_per_deal_diff"], index[p["a"]], index[p["b"]]
+        if ci["mean"] is None:
+            continue
+        half = "" if ci["low"] is None else f"\n±{(ci['high'] - ci['low']) / 2:.1f}"
+        win = p["win_rate_a"]
+        grid[i, j] = ci["mean"]
+        text[i][j] = f"{ci['mean']:+.1f}{half}\nwin {100 * win:.1f}%"
+        if i != j:
+            grid[j, i] = -ci["mean"]
+            text[j][i] = f"{-ci['mean']:+.1f}{half}\nwin {100 * (1 - win):.1f}%"
+    return grid, text
+
+
+def plot_pairwise(summary: dict, path: Path) -> None:
+    """Heat map of A-minus-B points per deal (row agent vs column agent), CI and win rate in each cell."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = summary["spec"]["labels"]
+    n = len(labels)
+    grid, text = pairwise_grid(summary)
+    fig, ax = plt.subplots(figsize=(2.2 + 1.6 * n, 1.6 + 1.4 * n))
+    bound = max(1.0, float(np.nanmax(np.abs(grid)))) if not np.all(np.isnan(grid)) else 1.0
+    im = ax.imshow(grid, cmap="RdBu", vmin=-bound, vmax=bound)
+    for i in range(n):
+        for j in range(n):
+            if text[i][j]:
+                dark = abs(grid[i, j]) > 0.6 * bound
+                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=8, color="white" if dark else "black")
+    ax.set_xticks(range(n), labels, rotation=30, ha="right")
+    ax.set_yticks(range(n), labels)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("agent")
+    spec = summary["spec"]
+    ax.set_title(f"points per deal vs opponent (duplicate, {spec['num_players']}p, "
+                 f"{summary['games_played']} games)", fontsize=9)
+    fig.colorbar(im, ax=ax, shrink=0.8, label="points per deal (row − column)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_reports(out: Path, summary: dict, plot: bool = True) -> None:
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    (out / "pairings.csv").write_text(csv_report(summary))
+    (out / "summary.md").write_text(markdown_report(summary))
+    if plot:
+        try:
+            plot_pairwise(summary, out / "pairwise.png")
+        except ImportError:
+            print("matplotlib is not installed: no pairwise.png (pip install matplotlib)", file=sys.stderr)
+
+
+def print_summary(summary: dict, file=sys.stdout) -> None:
+    for p in summary["pairings"]:
+        ci = p["points_per_deal_diff"]
+        print(f"{p['a']} vs {p['b']}: {p['games']} games, {p['a']} wins {_fmt(p['win_rate_a'], 1, True)}, "
+              f"points/deal {_ci_text(ci)}", file=file)
+    for label, a in summary["agents"].items():
+        r = a["rating"]
+        print(f"  {label}: OpenSkill mu {r['mu']:.2f} sigma {r['sigma']:.2f}", file=file)
