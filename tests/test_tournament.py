@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from spades_env.agents.tournament import TournamentSpec, evaluate, main, play_index, run_tournament
+from spades_env.agents.tournament.reports import csv_report, markdown_report
 from spades_env.agents.tournament.stats import mean_ci, openskill_ratings, pairing_stats
 from spades_env.records import read_games, replay_game
 from spades_env.scoring import score_side
@@ -182,6 +183,10 @@ def test_two_player_single_hand_tournament(tmp_path):
     (pairing,) = summary["pairings"]
     assert pairing["games"] == 6 and all(len(r["hands"]) == 1 for r in records_by_index(tmp_path))
     assert records_by_index(tmp_path)[0]["seats"] == ["heuristic", "random"]
+    # The reports are a function of summary.json alone: a folder can be re-reported without its records.
+    saved = read_summary(tmp_path)
+    assert markdown_report(saved) == (tmp_path / "summary.md").read_text()
+    assert csv_report(saved) == (tmp_path / "pairings.csv").read_bytes().decode()
 
 
 def test_evaluate_in_memory_matches_the_tournament(tmp_path):
