@@ -16,6 +16,7 @@ from .cards import bits_to_array
 from .game import Phase, SpadesConfig, SpadesGame
 from .observations import KINDS, ObservationTracker, bounds, encode_state
 from .render import render_hand_result, render_text
+from .scoring import POINTS_PER_REWARD
 
 REWARD_MODES = ("score", "win")
 RESET_OPTIONS = ("deal", "dealer", "scores", "bags")
@@ -44,7 +45,10 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     ``__getattr__`` (two Python frames per access, about eight accesses per
     decision); once ``reset()`` has been called the checks it guards are
     settled, so ``last``, ``step`` and ``agent_iter`` read the env directly.
-    The checks and warnings are the base class's, unchanged.
+    The checks and warnings are the base class's, unchanged. The fast paths
+    read and write the base class's private flags ``_has_reset`` and
+    ``_has_updated``: ``tests/test_env_api.py`` fails, naming them, if an
+    installed PettingZoo renames or stops checking them.
     """
 
     def last(self, observe: bool = True):
@@ -70,7 +74,6 @@ class _AgentIterator:
 
     def __init__(self, wrapper: OrderEnforcingWrapper, max_iter: int) -> None:
         self.wrapper, self.env, self.max_iter = wrapper, wrapper.env, max_iter
-        wrapper._has_updated = True
 
     def __iter__(self):
         return self
@@ -91,7 +94,7 @@ class raw_env(AECEnv, EzPickle):
     Arguments: ``num_players``; ``observation`` (``"default"``,
     ``"history"`` or ``"oracle"``, see :mod:`spades_env.observations`);
     ``reward`` (``"score"``: at each scored hand, your side's points minus
-    the other side's / 100, partners equal; ``"win"``: +1 / -1 at the end of
+    the other side's / ``POINTS_PER_REWARD`` (100), partners equal; ``"win"``: +1 / -1 at the end of
     the game, 0 when truncated); ``render_mode`` (``"ansi"`` or
     ``"human"``); and every rules Option of :class:`SpadesConfig`
     (``target_score``, ``bag_limit``, ``max_hands``, ``single_hand``, ...).
@@ -219,7 +222,7 @@ class raw_env(AECEnv, EzPickle):
         for agent in self.agents:
             side = game.side_of[self.agent_name_mapping[agent]]
             if self.reward_mode == "score":
-                self.rewards[agent] = (points[side] - points[1 - side]) / 100
+                self.rewards[agent] = (points[side] - points[1 - side]) / POINTS_PER_REWARD
             elif game.game_over and game.winner is not None:
                 self.rewards[agent] = 1.0 if side == game.winner else -1.0
             self.infos[agent] = {"hand_record": record}

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 NIL_BONUS = 100
 BLIND_NIL_BONUS = 200
+POINTS_PER_REWARD = 100  # the "score" reward: a hand's point margin / this (a typical hand gives about +-1)
 
 
 @dataclass(frozen=True)

@@ -46,14 +46,6 @@ class PlayerView:
     stock_left: int = 0
     discard_pile_size: int = 0
 
-    @property
-    def played_cards(self) -> frozenset[int]:
-        return frozenset(c for _, c in self.plays)
-
-    @property
-    def my_turn(self) -> bool:
-        return self.to_act == self.seat
-
 
 def player_view(game: SpadesGame, seat: int) -> PlayerView:
     over = game.phase == Phase.GAME_OVER

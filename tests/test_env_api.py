@@ -278,3 +278,89 @@ def test_render_ansi_shows_the_table():
     assert isinstance(text, str)
     for piece in ("player_0", "player_3", "trick", "PLAY"):
         assert piece in text
+
+
+# ------------------------------------------- PettingZoo's order-enforcing privates
+
+# spades_env.env.OrderEnforcingWrapper takes direct paths for last/step/agent_iter that read and write
+# the base class's private flags _has_reset and _has_updated. pettingzoo has no upper bound, so these
+# tests pin what the subclass relies on and fail with a message that names it.
+
+PRIVATES_CHANGED = ("pettingzoo {version}: OrderEnforcingWrapper's private flags _has_reset/_has_updated {what}; "
+                    "spades_env.env.OrderEnforcingWrapper's fast paths write them: update them to the new "
+                    "wrapper or put an upper bound on pettingzoo in pyproject.toml")
+
+
+def _privates_changed(what: str) -> str:
+    import pettingzoo
+
+    return PRIVATES_CHANGED.format(version=pettingzoo.__version__, what=what)
+
+
+def _base_wrapper(**rules):
+    """Our raw env under PettingZoo's own OrderEnforcingWrapper (what ``spades_v0.env()`` subclasses)."""
+    from pettingzoo.utils import wrappers
+
+    from spades_env.env import raw_env
+
+    return wrappers.OrderEnforcingWrapper(raw_env(**rules))
+
+
+def _outcome(call) -> tuple:
+    """What a call did: its result's type, or the error it raised (type and message)."""
+    try:
+        return ("ok", type(call()).__name__)
+    except Exception as exc:  # noqa: BLE001 - the comparison is of whatever each wrapper raises
+        return (type(exc).__name__, str(exc))
+
+
+def test_order_enforcing_privates_exist_on_a_fresh_wrapper_and_reset_sets_them():
+    base = _base_wrapper()
+    flags = {name: vars(base).get(name) for name in ("_has_reset", "_has_updated")}
+    assert flags == {"_has_reset": False, "_has_updated": False}, _privates_changed(f"read {flags} on a fresh wrapper")
+    base.reset(seed=0)
+    assert (base._has_reset, base._has_updated) == (True, True), _privates_changed("are not both set by reset()")
+
+
+def test_order_enforcing_checks_read_the_privates():
+    # Clearing a flag by hand must bring back the check that guards it: that is what the fast paths rely on.
+    base = _base_wrapper()
+    base.reset(seed=0)
+    base._has_reset = False
+    assert _outcome(lambda: base.step(0))[0] == "AssertionError", _privates_changed("no longer guard step() (reset)")
+    base = _base_wrapper()
+    base.reset(seed=0)
+    loop = iter(base.agent_iter())
+    next(loop)
+    assert _outcome(lambda: next(loop))[0] == "AssertionError", _privates_changed("no longer guard agent_iter()")
+    base._has_updated = True
+    assert _outcome(lambda: next(loop)) == ("ok", "str"), _privates_changed("are not what agent_iter() checks")
+
+
+def _order_trace(wrapper) -> list:
+    """Calls in and out of order, and one whole random game, recorded with the flags after each step."""
+    trace = [_outcome(lambda: wrapper.last()), _outcome(lambda: wrapper.step(0)),
+             _outcome(lambda: wrapper.agent_iter()), _outcome(lambda: wrapper.agents)]
+    wrapper.reset(seed=3)
+    loop = iter(wrapper.agent_iter())
+    next(loop)
+    trace.append(_outcome(lambda: next(loop)))  # a second agent without a step: refused
+    trace.append(_outcome(lambda: next(iter(wrapper.agent_iter()))))  # ... by a new loop as well
+    rng = random.Random(3)
+    wrapper.reset(seed=3)
+    for agent in wrapper.agent_iter():
+        obs, reward, term, trunc, info = wrapper.last()
+        trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, trunc,
+                      sorted(info), wrapper._has_reset, wrapper._has_updated))
+        wrapper.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        trace.append((wrapper._has_reset, wrapper._has_updated))
+    trace.append(_outcome(lambda: wrapper.step(None)))  # after the game: the base class warns, does nothing
+    trace.append((wrapper._has_reset, wrapper._has_updated))
+    return trace
+
+
+def test_fast_paths_behave_as_the_base_order_enforcing_wrapper():
+    ours, base = _order_trace(spades_v0.env(single_hand=True)), _order_trace(_base_wrapper(single_hand=True))
+    assert len(ours) == len(base)
+    for i, (a, b) in enumerate(zip(ours, base)):
+        assert a == b, _privates_changed(f"are handled differently by the fast paths at record {i}: {a!r} != {b!r}")

@@ -64,13 +64,8 @@ class ActorCritic(nn.Module):
         self.critic = None if critic_obs_size is None else _mlp(critic_obs_size + extra, hidden_sizes)
         self.value = _init(nn.Linear(self.hidden_sizes[-1], 1), std=1.0)
 
-    @property
-    def input_size(self) -> int:
-        """Width of the vectors :meth:`forward` takes (the oracle width with a privileged critic)."""
-        return self.critic_obs_size or self.obs_size
-
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)`` from ``(B, input_size)`` inputs."""
+        """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)`` from ``(B, critic_obs_size or obs_size)`` inputs."""
         own = x[:, :self.obs_size]
         feats = None if self.features is None else self.features(own)  # computed once for actor and critic
         h = self.torso(_join(own, feats))
