@@ -49,7 +49,7 @@ class HeuristicAgent:
         if phase == Phase.DRAW:
             return self._draw(view)
         if phase == Phase.REPLACE:
-            card = choose_replacement(view, mask_of(view.hand))
+            card = choose_replacement(view, mask_of(view.hand), self.params)
             return A.DONE if card is None else card
         raise ValueError(f"HeuristicAgent has no rule for phase {phase!r}")
 

@@ -145,9 +145,9 @@ def want_blind_nil(view: PlayerView, params: Params = DEFAULT) -> bool:
         return False  # partner already bid Nil or Blind Nil: nobody would cover
     deficit = them - us
     if view.num_players == 2:
-        return deficit >= params.blind_nil_deficit_2p and them >= target - 80
+        return deficit >= params.blind_nil_deficit_2p and them >= target - params.blind_nil_near_target_2p
     far = params.blind_nil_deficit_4p
-    return deficit >= far or (deficit >= far // 2 and them >= target - 120)
+    return deficit >= far or (deficit >= far // 2 and them >= target - params.blind_nil_near_target_4p)
 
 
 def choose_bid(view: PlayerView, hand: int, params: Params = DEFAULT, jitter: float = 0.0) -> int:
@@ -168,26 +168,26 @@ def choose_bid(view: PlayerView, hand: int, params: Params = DEFAULT, jitter: fl
     if view.config.nil and partner_bid != 0:
         risk = nil_risk(hand)
         threshold = params.nil_risk_4p if n == 4 else params.nil_risk_2p
-        if partner_bid is not None and partner_bid >= 4:
-            threshold += 0.15  # a strong partner can cover
-        if them - us >= 150:
-            threshold += 0.15  # behind: take more risk
+        if partner_bid is not None and partner_bid >= params.nil_cover_bid:
+            threshold += params.nil_cover_risk  # a strong partner can cover
+        if them - us >= params.nil_behind:
+            threshold += params.nil_behind_risk  # behind: take more risk
         if est <= params.nil_max_tricks and risk <= threshold:
             return 0
 
     if partner_blind:
         est += 1.0  # I will swap three of my lowest cards for my partner's three best
     margin = -(params.bid_shift_4p if n == 4 else params.bid_shift_2p) - jitter
-    if bags >= limit - 3:
-        margin -= 0.2  # close to the bag penalty: bid closer to what the hand takes
+    if bags >= limit - params.near_bag_limit:
+        margin -= params.near_bag_limit_margin  # close to the bag penalty: bid closer to what the hand takes
     if us + 10 * max(1, round(est)) >= target and us > them:
-        margin += 0.2  # making a modest bid wins the game: do not risk a set
-    if them >= target - 100 and them > us:
-        margin -= 0.25  # they are about to win: we need the points
+        margin += params.winning_margin  # making a modest bid wins the game: do not risk a set
+    if them >= target - params.losing_distance and them > us:
+        margin -= params.losing_margin  # they are about to win: we need the points
     others = sum(b for b in view.bids if b is not None)
     overflow = others + est - 13
     if overflow > 0:
-        est -= 0.3 * overflow  # the table has promised more tricks than there are
+        est -= params.overbid_discount * overflow  # the table has promised more tricks than there are
     bid = int(est + 0.5 - margin)
     return max(1, min(13, bid))
 
@@ -217,7 +217,7 @@ def keep_offered(card: int, seen: int) -> bool:
     return keep_value(card) >= average
 
 
-def choose_replacement(view: PlayerView, hand: int) -> int | None:
+def choose_replacement(view: PlayerView, hand: int, params: Params = DEFAULT) -> int | None:
     """Two-player Blind Nil: the card to put back (the most dangerous), or None to stop."""
     # The draw comes from the discard pile: every card I do not hold may be there, except the ones
     # I put back (a Blind Nil bidder drew without looking, so it knows nothing more).
@@ -227,4 +227,4 @@ def choose_replacement(view: PlayerView, hand: int) -> int | None:
         return None
     expected = sum(card_nil_danger(c, hand) for c in pile_cards) / len(pile_cards)
     worst = max(cards_of(hand), key=lambda c: card_nil_danger(c, hand))
-    return worst if card_nil_danger(worst, hand) > expected + 0.05 else None
+    return worst if card_nil_danger(worst, hand) > expected + params.replace_margin else None

@@ -26,6 +26,20 @@ class Params:
     # (about 10%): only when the game is otherwise lost.
     blind_nil_deficit_4p: int = 100
     blind_nil_deficit_2p: int = 250
+    blind_nil_near_target_4p: int = 120  # "near the target": the opponents within this many points of it
+    blind_nil_near_target_2p: int = 80  # two players: Blind Nil only with the opponent this near the target
+    nil_cover_bid: int = 4  # a partner who bid at least this many tricks can cover my Nil ...
+    nil_cover_risk: float = 0.15  # ... so the Nil danger allowed rises by this
+    nil_behind: int = 150  # this many points behind, take more risk ...
+    nil_behind_risk: float = 0.15  # ... on a Nil, by this
+    # Bid margins (subtracted from the rounded estimate; larger bids less) by the score.
+    near_bag_limit: int = 3  # this many bags or fewer from the bag penalty ...
+    near_bag_limit_margin: float = 0.2  # ... bid closer to what the hand takes, by this
+    winning_margin: float = 0.2  # making a modest bid wins the game: bid this much lower
+    losing_distance: int = 100  # the opponents this near the target and ahead ...
+    losing_margin: float = 0.25  # ... we need the points: bid this much higher
+    overbid_discount: float = 0.3  # each trick the table has promised over 13 lowers my estimate by this
+    replace_margin: float = 0.05  # two-player Blind Nil: put a card back when it is this much worse than a draw
     set_slack: int = 1  # after making our contract, play to set the opponents when they can lose at most this many
 
     # Card play. Probabilities are Knowledge's estimates for the opponents still to play; ranks are
