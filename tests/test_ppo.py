@@ -14,6 +14,7 @@ from spades_env import spades_v0
 from spades_env.actions import NUM_ACTIONS
 from spades_env.agents import make_agent
 from spades_env.agents.ppo.buffer import RolloutBuffer, compute_gae
+from spades_env.agents.ppo.cloning import teacher_fit
 from spades_env.agents.ppo.config import PPOConfig
 from spades_env.agents.ppo.model import (
     ActorCritic,
@@ -26,7 +27,7 @@ from spades_env.agents.ppo.model import (
 )
 from spades_env.agents.ppo.rollout import LEARNER, Collector
 from spades_env.agents.ppo.train import main as train_main
-from spades_env.agents.ppo.train import make_plans, ppo_update, teacher_fit
+from spades_env.agents.ppo.train import make_plans, ppo_update
 from spades_env.game import Phase
 from spades_env.observations import layout, observation_size
 

@@ -1,8 +1,9 @@
-"""Evaluate saved PPO policies against the heuristic after the fact (``python -m spades_env.agents.ppo.evaluate``).
+"""Evaluate PPO policies against the heuristic: during training, and after the fact
+(``python -m spades_env.agents.ppo.evaluate``).
 
-Training evaluates as it goes (``eval.csv``); this re-runs the same duplicate
-evaluation (:func:`spades_env.agents.ppo.train.evaluate`: single-hand boards, each deal
-played twice with the sides swapped, fixed seed) on any policy files, e.g. the
+:func:`evaluate` is the duplicate evaluation the trainer runs as it goes
+(``eval.csv``: single-hand boards, each deal played twice with the sides
+swapped, fixed seed); the command re-runs it on any policy files, e.g. the
 copies a run keeps with ``--keep-policy-every``, and appends one CSV row per
 file. It is how the from-scratch and behaviour-cloned runs are compared at
 equal training.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import sys
 import time
 from pathlib import Path
@@ -19,9 +21,32 @@ from pathlib import Path
 import torch
 
 from .config import PPOConfig
-from .train import EVAL_FIELDS, evaluate
 
+EVAL_FIELDS = ["update", "decisions", "wall_s", "deals", "points_per_deal", "ci95", "win_rate", "set_rate",
+               "nil_success", "bags_per_hand", "opp_set_rate", "opp_nil_success", "opp_bags_per_hand"]
 FIELDS = ["policy"] + EVAL_FIELDS + ["eval_s"]
+
+
+def evaluate(policy_path: Path, cfg: PPOConfig, deals: int | None = None) -> dict[str, float]:
+    """The policy (greedy) against the heuristic in the duplicate tournament: single-hand boards, fixed seed.
+
+    Each deal is played twice with the sides swapped (``spades_env.agents.tournament.evaluate``); the
+    points per deal are the PPO side's points minus the heuristic side's, 95% CI over deals.
+    """
+    from spades_env.agents.tournament import evaluate as duplicate_match
+
+    from .model import PPOAgent
+
+    deals = deals or cfg.eval_deals
+    stats = duplicate_match(PPOAgent(policy_path, greedy=True), cfg.heuristic_agent, games=2 * deals,
+                            seed=cfg.eval_seed, num_players=cfg.num_players, single_hand=True)
+    ci = stats["points_per_deal_diff"]
+    ppo, heuristic = stats["agent_a"], stats["agent_b"]
+    return {"deals": stats["boards"], "points_per_deal": ci["mean"],
+            "ci95": math.nan if ci["low"] is None else (ci["high"] - ci["low"]) / 2,
+            "win_rate": stats["win_rate_a"], "set_rate": ppo["set_rate"], "nil_success": ppo["nil_success"],
+            "bags_per_hand": ppo["bags_per_hand"], "opp_set_rate": heuristic["set_rate"],
+            "opp_nil_success": heuristic["nil_success"], "opp_bags_per_hand": heuristic["bags_per_hand"]}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,6 +33,7 @@ from spades_env.agents.base import make_agent
 from spades_env.cards import bits_to_array
 from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker, observation_size
+from spades_env.scoring import POINTS_PER_REWARD
 
 from .buffer import RolloutBuffer
 from .config import TEACHER_PHASES
@@ -55,7 +56,7 @@ class HandResult:
 def seat_rewards(points: Sequence[int], side_of: Sequence[int]) -> list[float]:
     """Each seat's reward for a scored hand: its side's points minus the other side's, in reward units (the
     env's ``"score"`` reward)."""
-    return [(points[side] - points[1 - side]) / 100 for side in side_of]
+    return [(points[side] - points[1 - side]) / POINTS_PER_REWARD for side in side_of]
 
 
 @dataclass

@@ -1,0 +1,239 @@
+"""A training run's folder: its checkpoint (and resume from it), provenance, logs and learning curve.
+
+``config.json`` (the run's configuration), ``run.json`` (provenance: seed,
+commit, command, versions, one entry per resume, cloning scores),
+``checkpoint.pt`` (everything needed to continue bit for bit, written
+atomically), ``policy.pt`` (the latest policy alone), ``policies/`` (kept
+copies), ``metrics.csv`` / ``eval.csv`` and the TensorBoard events (rows past
+the checkpoint are dropped on resume), ``learning_curve.png``.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from spades_env.scoring import POINTS_PER_REWARD
+
+from .config import PPOConfig
+from .model import ActorCritic, atomic_save, policy_state, save_policy
+
+
+def fresh_counters() -> dict:
+    return {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "wall_s": 0.0}
+
+
+@dataclass
+class TrainingState:
+    """What a checkpoint holds: the network and its optimizer, the pool of past policies, the counters and
+    every RNG (the network's sampling and the update's shuffles draw from ``generator``, the plans and deals
+    from ``rng``)."""
+
+    model: ActorCritic
+    optimizer: torch.optim.Optimizer
+    rng: np.random.Generator
+    generator: torch.Generator
+    pool: list[dict] = field(default_factory=list)  # state dicts of past policies, oldest first
+    counters: dict = field(default_factory=fresh_counters)  # update, decisions, samples, hands, wall_s
+    pool_nets: list[ActorCritic] = field(default_factory=list)  # the pool as networks (not saved: rebuilt)
+
+    @classmethod
+    def fresh(cls, cfg: PPOConfig) -> TrainingState:
+        """A new network (initialised from ``cfg.seed``), its optimizer and RNGs seeded by ``cfg.seed``."""
+        from spades_env.observations import observation_size
+
+        critic_size = observation_size(cfg.num_players, "oracle") if cfg.privileged_critic else None
+        torch.manual_seed(cfg.seed)
+        model = ActorCritic(observation_size(cfg.num_players), cfg.hidden_sizes, critic_size, cfg.card_features)
+        optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
+        return cls(model, optimizer, np.random.default_rng(cfg.seed), torch.Generator().manual_seed(cfg.seed))
+
+    def add_snapshot(self, pool_size: int) -> None:
+        """The current policy joins the pool; only the ``pool_size`` most recent stay."""
+        self.pool.append(copy.deepcopy(self.model.state_dict()))
+        self.pool_nets.append(self._net(self.pool[-1]))
+        del self.pool[:-pool_size], self.pool_nets[:-pool_size]
+
+    def save(self, path: Path, cfg: PPOConfig) -> None:
+        """Everything needed to continue bit for bit: weights, optimizer, pool, counters and every RNG state."""
+        atomic_save({"policy": policy_state(self.model, cfg.num_players, {"update": self.counters["update"]}),
+                     "optimizer": self.optimizer.state_dict(), "pool": self.pool, "state": dict(self.counters),
+                     "rng": self.rng.bit_generator.state, "torch_generator": self.generator.get_state(),
+                     "torch_global": torch.get_rng_state(), "config": cfg.to_dict()}, path)
+
+    def load(self, path: Path) -> None:
+        """Continue from the checkpoint at ``path`` (written by :meth:`save`)."""
+        ckpt = torch.load(path, map_location="cpu", weights_only=False)
+        self.model.load_state_dict(ckpt["policy"]["state_dict"])
+        self.optimizer.load_state_dict(ckpt["optimizer"])
+        self.pool = ckpt["pool"]
+        self.counters = ckpt["state"]
+        self.rng.bit_generator.state = ckpt["rng"]
+        self.generator.set_state(ckpt["torch_generator"])
+        torch.set_rng_state(ckpt["torch_global"])
+        self.pool_nets = [self._net(sd) for sd in self.pool]
+
+    def _net(self, state_dict: dict) -> ActorCritic:
+        like = self.model
+        net = ActorCritic(like.obs_size, like.hidden_sizes, like.critic_obs_size, like.card_features)
+        net.load_state_dict(state_dict)
+        net.eval()
+        return net
+
+
+class RunFolder:
+    """The files of one run (see the module docstring)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.checkpoint = self.path / "checkpoint.pt"
+        self.policy = self.path / "policy.pt"
+        self.info_path = self.path / "run.json"
+
+    def begin(self, cfg: PPOConfig, resumed_at: int | None) -> dict:
+        """Write ``config.json`` and ``run.json`` (a new run's provenance, or one more resume entry, at update
+        ``resumed_at``); returns the provenance, for the caller to add to and :meth:`write_info`."""
+        if resumed_at is None:
+            info = {"seed": cfg.seed, "git_commit": git_commit(), "started": _now(), "command": sys.argv,
+                    "python": platform.python_version(), "torch": torch.__version__, "host_cpus": os.cpu_count()}
+        else:
+            info = json.loads(self.info_path.read_text())
+            info.setdefault("resumed", []).append({"at_update": resumed_at, "time": _now(),
+                                                   "git_commit": git_commit()})
+        (self.path / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n")
+        self.write_info(info)
+        return info
+
+    def write_info(self, info: dict) -> None:
+        self.info_path.write_text(json.dumps(info, indent=2) + "\n")
+
+    def save(self, state: TrainingState, cfg: PPOConfig) -> None:
+        """``policy.pt`` and ``checkpoint.pt`` at the current update."""
+        save_policy(state.model, self.policy, cfg.num_players, _policy_meta(state))
+        state.save(self.checkpoint, cfg)
+
+    def keep_policy(self, state: TrainingState, cfg: PPOConfig) -> None:
+        """A copy of the current policy in ``policies/``, named by its update."""
+        save_policy(state.model, self.path / "policies" / f"update_{state.counters['update']:06d}.pt",
+                    cfg.num_players, _policy_meta(state))
+
+
+def _policy_meta(state: TrainingState) -> dict:
+    return {"update": state.counters["update"], "decisions": state.counters["decisions"]}
+
+
+def resumed_config(run_dir: Path, total_updates: int | None, max_minutes: float | None) -> PPOConfig:
+    """The saved configuration of the run in ``run_dir``. Only the length of the run may change on resume:
+    anything else would break "as if uninterrupted"."""
+    saved = json.loads((run_dir / "config.json").read_text())
+    overrides = {k: v for k, v in (("total_updates", total_updates), ("max_minutes", max_minutes)) if v is not None}
+    return PPOConfig.from_dict({**saved, **overrides})
+
+
+class RunLog:
+    """The metrics CSVs and TensorBoard events of a run (resumable: rows past the checkpoint are dropped)."""
+
+    def __init__(self, run_dir: Path, train_fields: list[str], eval_fields: list[str],
+                 resume_update: int | None) -> None:
+        from torch.utils.tensorboard import SummaryWriter
+
+        self.files = {"train": (run_dir / "metrics.csv", train_fields), "eval": (run_dir / "eval.csv", eval_fields)}
+        for path, fields in self.files.values():
+            rows = read_csv(path) if resume_update is not None else []
+            kept = [r for r in rows if int(r["update"]) <= (resume_update or 0)]
+            with open(path, "w", newline="") as fh:
+                writer = csv.DictWriter(fh, fields)
+                writer.writeheader()
+                writer.writerows(kept)
+        self.tb = SummaryWriter(str(run_dir), purge_step=None if resume_update is None else resume_update + 1)
+
+    def log(self, kind: str, row: dict) -> None:
+        """Append ``row`` to the ``kind`` ("train" or "eval") CSV; its finite numbers go to TensorBoard."""
+        path, fields = self.files[kind]
+        with open(path, "a", newline="") as fh:
+            csv.DictWriter(fh, fields).writerow({k: row.get(k, "") for k in fields})
+        for key, value in row.items():
+            if key != "update" and isinstance(value, (int, float)) and math.isfinite(value):
+                self.tb.add_scalar(f"{kind}/{key}", value, row["update"])
+        self.tb.flush()
+
+    def close(self) -> None:
+        self.tb.close()
+
+
+def read_csv(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def plot_learning_curve(run_dir: Path) -> Path | None:
+    """``learning_curve.png``: evaluation points per deal (95% CI) and win rate vs the heuristic over training."""
+    rows = [r for r in read_csv(run_dir / "eval.csv") if r["points_per_deal"] not in ("", None)]
+    train = read_csv(run_dir / "metrics.csv")
+    if not rows and not train:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    if train:
+        x = np.array([float(r["decisions"]) for r in train]) / 1e6
+        y = np.array([float(r["reward_vs_heuristic"]) * POINTS_PER_REWARD if r["reward_vs_heuristic"] else np.nan
+                      for r in train])
+        ok = ~np.isnan(y)
+        if ok.sum() >= 2:
+            window = max(1, min(20, ok.sum() // 5))
+            smooth = np.convolve(y[ok], np.ones(window) / window, mode="valid")
+            ax1.plot(x[ok][window - 1:], smooth, color="0.7",
+                     label=f"training hands vs heuristic ({window}-update mean)")
+    if rows:
+        x = np.array([float(r["decisions"]) for r in rows]) / 1e6
+        ppd = np.array([float(r["points_per_deal"]) for r in rows])
+        ci = np.array([float(r["ci95"]) for r in rows])
+        ax1.errorbar(x, ppd, yerr=ci, marker="o", capsize=3, label="duplicate evaluation (95% CI)")
+        ax2.plot(x, np.array([float(r["win_rate"]) for r in rows]), marker="o")
+    ax1.axhline(0, color="k", lw=0.8)
+    ax1.set(xlabel="environment decisions (millions)", ylabel="points per deal vs heuristic",
+            title="PPO points lead over the heuristic")
+    if ax1.get_legend_handles_labels()[0]:
+        ax1.legend(fontsize=8)
+    ax2.axhline(0.5, color="k", lw=0.8)
+    ax2.set(xlabel="environment decisions (millions)", ylabel="win rate", title="deals won vs the heuristic")
+    fig.tight_layout()
+    out = run_dir / "learning_curve.png"
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+    return out
+
+
+def git_commit() -> str:
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True).stdout.strip()
+        return commit + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
