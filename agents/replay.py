@@ -13,23 +13,19 @@ is the tool that checks a record against the rules engine.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from spades_env.cards import hand_to_str, str_to_card
-from spades_env.game import SpadesGame
+from spades_env.cards import hand_to_str, mask_of, str_to_card, to_card
 from spades_env.records import read_games
-from spades_env.render import SEAT_NAMES, bid_text, render_hand_result
+from spades_env.render import SEAT_NAMES, bid_text
 
-from .play import PLAY_SAVE_FORMAT
+from .play.save import PLAY_SAVE_FORMAT
+from .play.table import table
+from .play.terminal import Reader, Writer, print_line, read_line
 
 PAUSE_PROMPT = "[Enter] next trick · n next hand · c to the end · q quit > "
-
-Reader = Callable[[str], str]
-Writer = Callable[[str], None]
 
 
 @dataclass
@@ -133,7 +129,7 @@ class Viewer:
         hands = playing_hands(record)
         plays, winners = record["plays"], record["trick_winners"]
         tricks = [0] * n
-        members = side_members(n)
+        sides = table(n)
         if not self.pause("trick"):
             return False
         for t, winner in enumerate(winners):
@@ -142,36 +138,23 @@ class Viewer:
             lines = [f"Trick {t + 1} of 13 · {short[trick[0][0]]} leads"]
             lines += [f"  {labels[p]:<{width}}  {hand_to_str(hands[p])}" for p in range(n)]
             tricks[winner] += 1
-            taken = " · ".join(f"{side_name(short, m)} {sum(tricks[p] for p in m)}" for m in members)
             lines.append("  " + ", ".join(f"{short[p]} {c}" for p, c in trick)
-                         + f"  -> {short[winner]} wins   (tricks: {taken})")
+                         + f"  -> {short[winner]} wins   (tricks: {sides.tricks_text(tricks)})")
             self.write("\n".join(lines))
             for p, c in trick:
                 hands[p] &= ~(1 << str_to_card(c))
             if t + 1 < len(winners) and not self.pause("trick"):
                 return False
-        self.write(hand_result_text(record))
+        self.write(sides.hand_summary(record))
         return self.pause("hand")
-
-
-@functools.cache
-def side_members(num_players: int) -> tuple[tuple[int, ...], ...]:
-    """The seats of each side, as the engine defines them."""
-    return SpadesGame(num_players=num_players).members
-
-
-def side_name(short: tuple[str, ...], members) -> str:
-    return "+".join(short[p] for p in members)
 
 
 def hand_intro(record: dict, labels: list[str]) -> str:
     """The hand as dealt (as drawn, with two players), the bids and the exchanges."""
     n = record["num_players"]
-    short = SEAT_NAMES[n]
-    members = side_members(n)
+    short, sides = SEAT_NAMES[n], table(n)
     role = "dealer" if n == 4 else "first drawer"
-    scores = " | ".join(f"{side_name(short, m)} {record['scores_before'][s]} pts, {record['bags_before'][s]} bags"
-                        for s, m in enumerate(members))
+    scores = sides.scores_text(record["scores_before"], record["bags_before"])
     lines = [f"=== Hand {record['hand']} · {role} {short[record['dealer']]} · before: {scores} ==="]
     width = max(len(label) for label in labels)
     dealt = "Dealt" if n == 4 else "Drawn"
@@ -204,45 +187,15 @@ def playing_hands(record: dict) -> list[int]:
     return hands
 
 
-def hand_result_text(record: dict) -> str:
-    n = record["num_players"]
-    short = SEAT_NAMES[n]
-    members = side_members(n)
-    took = " · ".join(f"{short[p]} bid {bid_text(record['bids'][p], record['blind_nil'][p])}, took {t}"
-                      for p, t in enumerate(record["tricks"]))
-    sides = ", ".join(f"side {s} = {side_name(short, m)}" for s, m in enumerate(members))
-    return f"{took}\n({sides})\n{render_hand_result(record)}"
-
-
 def final_text(record: dict) -> str:
-    n, hands = record["num_players"], record["hand"]
-    short = SEAT_NAMES[n]
-    members = side_members(n)
-    after = f"after {hands} hand{'s' if hands != 1 else ''}"
-    scores = " to ".join(str(s) for s in record["scores"])
-    if record.get("winner") is not None:
-        return f"\nGame over {after}: {side_name(short, members[record['winner']])} won, {scores}."
-    if record.get("truncated"):
-        return f"\nGame stopped {after} (max_hands) without a winner: {scores}."
-    return f"\nGame over {after}: no winner, {scores}."
+    """The end of the game, from the record of its last hand."""
+    return table(record["num_players"]).result_text(record["hand"], record["scores"], record.get("winner"),
+                                                    bool(record.get("truncated")))
 
 
 def _mask(cards) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << (str_to_card(c) if isinstance(c, str) else int(c))
-    return mask
-
-
-def _read_line(prompt: str) -> str:
-    text = input(prompt)
-    if not sys.stdin.isatty():
-        print(text)
-    return text
-
-
-def _print(text: str) -> None:
-    print(text, flush=True)
+    """A hand bitmask from a record's cards (text, or ids)."""
+    return mask_of(to_card(c) for c in cards)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -254,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None, read: Reader = _read_line, write: Writer = _print) -> int:
+def main(argv: list[str] | None = None, read: Reader = read_line, write: Writer = print_line) -> int:
     """``spades replay``: 0 when shown (or quit), 2 when the file or the options are wrong."""
     args = build_parser().parse_args(argv)
     try:

@@ -20,10 +20,13 @@ from pathlib import Path
 import pytest
 
 from spades_env import actions as A
+from spades_env.agent import Agent
 from spades_env.agents import make_agent
 from spades_env.agents.match import play_game
-from spades_env.agents.play import HUMAN, Setup, main, parse_input, read_save, restore
+from spades_env.agents.play import HUMAN, Human, Setup, main, parse_input, read_save, restore
+from spades_env.agents.play.table import table
 from spades_env.cards import hand_to_str
+from spades_env.experiments import play_transcript
 from spades_env.game import SpadesConfig, SpadesGame
 from spades_env.view import player_view
 
@@ -407,3 +410,47 @@ def test_a_hand_record_replays_as_a_fixed_deal(tmp_path):
     setup, _ = read_save(str(tmp_path / "s.jsonl"))
     assert setup.dealer == record["dealer"]
     assert (setup.scores, setup.bags) == (record["scores_before"], record["bags_before"])
+
+
+def test_the_human_is_an_agent_at_a_plain_match():
+    """The person's seat needs no session: the match driver of tournaments plays it like any bot."""
+    io = Scripted()
+    human = Human(table(4, 2), io.read, io.write)
+    assert isinstance(human, Agent)
+    bots = [make_agent("random") for _ in range(3)]
+    game = play_game([bots[0], bots[1], human, bots[2]], seed=7, config=SpadesConfig(single_hand=True))
+    assert game.game_over and "You are" not in io.text  # no legend: only the agent's screens
+    assert io.text.count("Your card > ") >= 1 and "Hand:   " in io.text
+    record = game.hand_records[0]
+    assert record["bids"][2] == 3  # choose() bids 3 at every bid prompt
+
+
+# ------------------------------------------------------------------ docs/play_transcript.md
+
+
+@pytest.fixture(scope="module")
+def transcript_page() -> str:
+    return play_transcript.page()
+
+
+def test_the_transcript_page_is_what_the_program_prints(transcript_page):
+    checked_in = (ROOT / "docs" / "play_transcript.md").read_text(encoding="utf-8")
+    assert checked_in == transcript_page, (
+        "docs/play_transcript.md is not what spades play prints today: "
+        "run python -m spades_env.experiments.play_transcript (and read the diff)")
+
+
+def test_the_transcript_input_reproduces_it_through_a_pipe(transcript_page, tmp_path):
+    """The page's printf command, run through a real pipe, prints the page's session (around the cut)."""
+    typed = re.search(r"printf '(.*)' \| spades play (.*)\n", transcript_page)
+    assert typed, "no 'to reproduce' command on the page"
+    lines, args = typed.group(1).split("\\n"), typed.group(2).split()
+    assert lines[-1] == "" and lines[-2] == "quit"
+    proc = subprocess.run([sys.executable, "-m", "spades_env.agents.cli", "play", *args], cwd=tmp_path,
+                          input="\n".join(lines).encode(), capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    session = transcript_page.split(f"$ spades play {typed.group(2)}\n")[1].split("```")[0]
+    before, after = re.split(r"\[\.\.\. tricks \d+ to \d+ cut: \d+ lines \.\.\.\]\n", session)
+    out = proc.stdout.decode()
+    assert out.startswith(before) and out.endswith(after)
+    assert out.count("\n") - session.count("\n") == int(re.search(r"cut: (\d+) lines", session).group(1)) - 1
