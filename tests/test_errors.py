@@ -13,7 +13,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from spades_env import SpadesConfig, SpadesGame, spades_v0
 from spades_env import actions as A
-from spades_env.cards import SPADE_MASK, card_to_str, cards_of
+from spades_env.cards import SPADE_MASK, card_to_str, cards_of, suit_of
 from spades_env.game import IllegalActionError, Phase
 
 SUITED = [[s * 13 + r for r in range(13)] for s in range(4)]  # seat p holds all of suit p
@@ -177,9 +177,9 @@ def test_the_scenarios_reach_the_intended_positions():
     assert [g.phase.name for _, g in phases] == [name for name, _ in phases]
     lead, follow = phases[3][1], phases[4][1]
     assert lead.hands[lead.current_player] & SPADE_MASK and not lead.spades_broken  # a spade lead is illegal
-    led = follow.trick[0][1] // 13
+    led = suit_of(follow.trick[0][1])
     hand = follow.hands[follow.current_player]
-    assert cards_of(hand) != follow.legal_actions() and all(c // 13 == led for c in follow.legal_actions())
+    assert cards_of(hand) != follow.legal_actions() and all(suit_of(c) == led for c in follow.legal_actions())
 
 
 @pytest.mark.parametrize("index", range(5))

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from spades_env import actions as A
-from spades_env.cards import FULL_DECK, NUM_CARDS, str_to_card
+from spades_env.cards import FULL_DECK, NUM_CARDS, SPADES, str_to_card, suit_of
 from spades_env.game import Phase, SpadesGame
 from spades_env.records import game_record, replay_game
 
@@ -44,17 +44,17 @@ def expected_legal_plays(game: SpadesGame) -> set[int]:
     holding nothing else."""
     hand = {c for c in range(NUM_CARDS) if game.hands[game.current_player] >> c & 1}
     if game.trick:
-        led = game.trick[0][1] // 13
-        same = {c for c in hand if c // 13 == led}
+        led = suit_of(game.trick[0][1])
+        same = {c for c in hand if suit_of(c) == led}
         return same or hand
-    non_spades = {c for c in hand if c // 13 != 3}
+    non_spades = {c for c in hand if suit_of(c) != SPADES}
     return hand if game.spades_broken or not non_spades else non_spades
 
 
 def winner_of(trick: list[tuple[int, int]]) -> int:
-    led = trick[0][1] // 13
-    spades = [(c, p) for p, c in trick if c // 13 == 3]
-    return max(spades)[1] if spades else max((c, p) for p, c in trick if c // 13 == led)[1]
+    led = suit_of(trick[0][1])
+    spades = [(c, p) for p, c in trick if suit_of(c) == SPADES]
+    return max(spades)[1] if spades else max((c, p) for p, c in trick if suit_of(c) == led)[1]
 
 
 def expected_side_score(bids, blind, tricks, bags_before: int, bag_limit: int, bag_penalty: int) -> dict:
@@ -96,14 +96,14 @@ def check_hand_record(record: dict, game: SpadesGame) -> None:
         trick = plays[4 * t: 4 * t + 4]
         assert [p for p, _ in trick] == [(leader + i) % 4 for i in range(4)]
         lead = trick[0][1]
-        if lead // 13 == 3 and not broken:  # a spade led before broken: only when holding nothing else
-            assert all(c // 13 == 3 for c in hands[leader])
+        if suit_of(lead) == SPADES and not broken:  # a spade led before broken: only when holding nothing else
+            assert all(suit_of(c) == SPADES for c in hands[leader])
         for p, c in trick:
             assert c in hands[p]
-            if c // 13 != lead // 13:  # not following: only when void in the suit led
-                assert not any(x // 13 == lead // 13 for x in hands[p])
+            if suit_of(c) != suit_of(lead):  # not following: only when void in the suit led
+                assert not any(suit_of(x) == suit_of(lead) for x in hands[p])
             hands[p].remove(c)
-            if c // 13 == 3:  # a spade led (legally) or played off-suit breaks spades
+            if suit_of(c) == SPADES:  # a spade led (legally) or played off-suit breaks spades
                 broken = True
         leader = winner_of(trick)
         winners.append(leader)

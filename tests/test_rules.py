@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from spades_env import actions as A
-from spades_env.cards import SPADE_MASK, SUIT_MASKS, card_to_str, cards_of, str_to_card
+from spades_env.cards import SPADE_MASK, SUIT_MASKS, card_to_str, cards_of, str_to_card, suit_of
 from spades_env.game import IllegalActionError, Phase, SpadesGame
 from spades_env.observations import decode, encode, layout
 from spades_env.scoring import score_side
@@ -377,7 +377,7 @@ def test_left_of_dealer_leads_and_must_follow_suit():
     bid_round(game, bids=(3, 3, 3, 3))
     assert game.current_player == 2
     game.apply(game.legal_actions()[0])
-    led = game.trick[0][1] // 13
+    led = suit_of(game.trick[0][1])
     follower = game.current_player
     assert follower == 3
     assert game.legal_actions() == cards_of(game.hands[follower] & SUIT_MASKS[led])

@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from spades_env import SpadesGame, spades_v0
 from spades_env.actions import BID_BASE, BLIND_NIL, DISCARD, DONE, KEEP, LOOK
-from spades_env.cards import SPADES, card_to_str, cards_of, str_to_card
+from spades_env.cards import SPADES, card_to_str, cards_of, str_to_card, suit_of
 from spades_env.game import Phase
 from spades_env.observations import decode, encode
 from spades_env.records import replay_hand
@@ -182,7 +182,7 @@ def scripted_hand(bids: tuple[int, int], scores=(0, 0), bags=(0, 0), **options) 
     game.reset(seed=0, deal=stock, dealer=0, scores=list(scores), bags=list(bags))
     while game.phase == Phase.DRAW:
         game.apply(KEEP)
-    assert all(c // 13 == SPADES for c in cards_of(game.hands[0]))
+    assert all(suit_of(c) == SPADES for c in cards_of(game.hands[0]))
     game.apply(BID_BASE + bids[1])  # player 1 bids first
     game.apply(BID_BASE + bids[0])
     # Player 0 holds only trumps, so it wins every trick whoever leads.
@@ -259,11 +259,11 @@ def test_random_two_player_hands_keep_the_rules():
             if phase == Phase.PLAY:
                 hand = game.hands[player]
                 if game.trick:
-                    led = game.trick[0][1] // 13
-                    if any(c // 13 == led for c in cards_of(hand)):
-                        assert all(c // 13 == led for c in legal)
-                elif not game.spades_broken and any(c // 13 != SPADES for c in cards_of(hand)):
-                    assert all(c // 13 != SPADES for c in legal)
+                    led = suit_of(game.trick[0][1])
+                    if any(suit_of(c) == led for c in cards_of(hand)):
+                        assert all(suit_of(c) == led for c in legal)
+                elif not game.spades_broken and any(suit_of(c) != SPADES for c in cards_of(hand)):
+                    assert all(suit_of(c) != SPADES for c in legal)
                 plays_checked += 1
             game.apply(action)
             if game.phase == Phase.PLAY or game.phase == Phase.GAME_OVER:
