@@ -102,10 +102,6 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def count(mask: int) -> int:
-    return mask.bit_count()
-
-
 def bits_to_array(mask: int, size: int = NUM_CARDS, dtype=np.uint8) -> np.ndarray:
     """A bitmask as a 0/1 array of ``size`` entries (bit i -> index i).
 
