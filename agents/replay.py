@@ -39,38 +39,46 @@ class RecordedGame:
     pending_actions: int = 0  # play saves: actions after the last completed hand
     over: bool = False
 
+    @classmethod
+    def of_record(cls, record: dict, number: int) -> RecordedGame:
+        """A game record (:func:`spades_env.records.game_record`), the ``number``-th game of its file."""
+        title = f"game {number} of the file"
+        if record.get("index") is not None:
+            title += f" (tournament game {record['index']})"
+        if record.get("seed") is not None:
+            title += f", seed {record['seed']}"
+        return cls(title, list(record["hands"]), seats=record.get("seats"), over=True)
+
+    def add_save_line(self, line: dict) -> None:
+        """An action, hand or end line of a ``spades play`` save."""
+        if line["type"] == "action":
+            self.pending_actions += 1
+        elif line["type"] == "hand":
+            self.hands.append(line["record"])
+            self.pending_actions = 0
+        else:
+            self.over = True
+
 
 def load_games(path: str) -> list[RecordedGame]:
     """Every game in ``path``; raises ``ValueError`` naming the record that is none of the known kinds."""
     games: list[RecordedGame] = []
-    play: RecordedGame | None = None
-    loose: RecordedGame | None = None
+    play: RecordedGame | None = None  # the save being read
+    loose: RecordedGame | None = None  # the bare hand records, taken as one game
     for number, obj in enumerate(read_games(path), start=1):
         kind = obj.get("type")
         if kind == "header" and obj.get("format") == PLAY_SAVE_FORMAT:
-            agents = obj.get("agents") or []
-            play = RecordedGame(f"'spades play' game, seed {obj.get('seed')}", seats=list(agents))
+            play = RecordedGame(f"'spades play' game, seed {obj.get('seed')}", seats=list(obj.get("agents") or []))
             games.append(play)
         elif kind in ("action", "hand", "end") and play is not None:
-            if kind == "action":
-                play.pending_actions += 1
-            elif kind == "hand":
-                play.hands.append(obj["record"])
-                play.pending_actions = 0
-            else:
-                play.over = True
+            play.add_save_line(obj)
         elif "plays" in obj and "sides" in obj:
             if loose is None:
                 loose = RecordedGame("hand records")
                 games.append(loose)
             loose.hands.append(obj)
         elif isinstance(obj.get("hands"), list) and all(isinstance(h, dict) for h in obj["hands"]):
-            title = f"game {len(games) + 1} of the file"
-            if obj.get("index") is not None:
-                title += f" (tournament game {obj['index']})"
-            if obj.get("seed") is not None:
-                title += f", seed {obj['seed']}"
-            games.append(RecordedGame(title, list(obj["hands"]), seats=obj.get("seats"), over=True))
+            games.append(RecordedGame.of_record(obj, len(games) + 1))
         else:
             raise ValueError(f"{path}: record {number} is not a game record, a hand record or a line of a "
                              "'spades play' save")
