@@ -150,8 +150,7 @@ def start_new_run(cfg: PPOConfig, learner: TrainingState, collector: Collector, 
     if cfg.keep_policy_every:
         run.keep_policy(learner, cfg)
     if evaluate_fn is not None and cfg.eval_deals > 0:  # the starting point (after behaviour cloning, if any)
-        log.log("eval", {**{k: learner.counters[k] for k in ("update", "decisions", "wall_s")},
-                         **evaluate_fn(run.policy, cfg)})
+        evaluate_and_log(cfg, learner, run, log, evaluate_fn)
 
 
 def count(counters: dict, stats: RolloutStats, wall_s: float) -> None:
@@ -174,11 +173,17 @@ def save_and_evaluate(cfg: PPOConfig, learner: TrainingState, run: RunFolder, lo
     if cfg.keep_policy_every and update % cfg.keep_policy_every == 0:
         run.keep_policy(learner, cfg)
     if eval_due and evaluate_fn is not None and cfg.eval_deals > 0:
-        result = evaluate_fn(run.policy, cfg)
-        log.log("eval", {**{k: learner.counters[k] for k in ("update", "decisions", "wall_s")}, **result})
+        result = evaluate_and_log(cfg, learner, run, log, evaluate_fn)
         plot_learning_curve(run.path)
         bar.write(f"update {update}: {result.get('points_per_deal', math.nan):+.1f} +- "
                   f"{result.get('ci95', math.nan):.1f} points/deal vs heuristic over {result.get('deals')} deals")
+
+
+def evaluate_and_log(cfg: PPOConfig, learner: TrainingState, run: RunFolder, log: RunLog, evaluate_fn) -> dict:
+    """Evaluate the saved ``policy.pt`` and append the result, at the current counters, to ``eval.csv``."""
+    result = evaluate_fn(run.policy, cfg)
+    log.log("eval", {**{k: learner.counters[k] for k in ("update", "decisions", "wall_s")}, **result})
+    return result
 
 
 # ---------------------------------------------------------------- planning
