@@ -27,6 +27,7 @@ from spades_env.agents.play import HUMAN, Human, Setup, main, parse_input, read_
 from spades_env.agents.play.table import table
 from spades_env.cards import hand_to_str
 from spades_env.experiments import play_transcript
+from spades_env.experiments.play_transcript import held_cards
 from spades_env.game import SpadesConfig, SpadesGame
 from spades_env.view import player_view
 
@@ -89,13 +90,6 @@ def choose(screen: str) -> str:
     return choices[-1].split()[-1]  # the lowest card listed
 
 
-def held_cards(screen: str) -> set[str]:
-    """The cards of the last 'Hand:' line, e.g. 'Hand:   S: A K  H: -  D: 9  C: T 2'."""
-    line = re.findall(r"Hand: +(S: .*)", screen)[-1]
-    return {rank + suit for suit, ranks in re.findall(r"([SHDC]): ([^:]*?)(?=\s+[SHDC]:|$)", line)
-            for rank in ranks.split() if rank != "-"}
-
-
 def play_until(term: Terminal, screen: str, done: str, stop_at: str | None = None) -> str:
     """Answer prompts from ``screen`` on until ``done`` is printed (or a screen shows ``stop_at``); the last screen."""
     while not (done in screen or (stop_at and stop_at in screen) or not screen.endswith("> ")):
@@ -121,7 +115,7 @@ def test_a_whole_hand_typed_with_refused_inputs(tmp_path):
     again = term.screen()
     assert "! cannot read 'zz'" in again and again.rstrip().endswith("Your card >")
     playable = set(re.findall(r"You can play: (.*)", screen)[-1].split())
-    hand = held_cards(screen)
+    hand = set(held_cards(screen))
     missing = next(c + s for s in "SHDC" for c in "23456789TJQKA" if c + s not in hand)
     term.send(missing)
     assert f"! you don't hold {missing}" in term.screen()
