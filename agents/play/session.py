@@ -23,7 +23,11 @@ from .terminal import Reader, Writer
 
 
 class SavedFirst:
-    """A seat's agent that hands back the seat's saved actions first (resume)."""
+    """A seat's agent that plays back the save first (resume), then asks the agent.
+
+    The saves of all seats share one queue, in order: the driver asks only the seat to act, so the
+    queue's head is always that seat's own saved action.
+    """
 
     def __init__(self, agent: Agent, saved: deque[Move]) -> None:
         self.agent, self.saved = agent, saved
