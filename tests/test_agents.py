@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -10,6 +13,7 @@ from spades_env.actions import NUM_ACTIONS
 from spades_env.agents import make_agent
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.heuristic.bidding import estimate_tricks, nil_risk
+from spades_env.agents.heuristic.params import DEFAULT
 from spades_env.agents.match import play_game
 from spades_env.agents.random_agent import RandomAgent
 from spades_env.cards import bits_to_array, mask_of, str_to_card
@@ -202,6 +206,23 @@ def test_overtakes_a_partner_whose_card_may_be_beaten():
     game.apply(str_to_card("8C"))
     # Seat 0 holds AC 2C 3C; the KC is out and seat 1 plays last: partner's QC may lose, so take it with the AC.
     assert act(HeuristicAgent(0), game) == str_to_card("AC")
+
+
+def test_partner_safe_is_the_threshold_for_overtaking_a_partner():
+    game = fixed_game(HANDS, plays="2D 4D QD 8D QC 8C")  # the position above
+    trusting = HeuristicAgent(0, params=replace(DEFAULT, partner_safe=0.0))  # any chance of holding will do
+    assert act(trusting, game) == str_to_card("2C")
+
+
+def test_the_params_sweep_measures_each_threshold_around_its_default():
+    from spades_env.experiments.heuristic_params import SWEEPS, run
+
+    assert len({s.name for s in SWEEPS}) == len({s.seed for s in SWEEPS}) == len(SWEEPS)
+    for sweep in SWEEPS:
+        assert sweep.lower < getattr(DEFAULT, sweep.name) < sweep.higher, sweep
+    first = SWEEPS[0]
+    rows = run([first], deals=3, out=io.StringIO())
+    assert [(r["name"], r["value"], r["n"]) for r in rows] == [(first.name, v, 3) for v in (first.lower, first.higher)]
 
 
 def test_does_not_overtake_a_partner_winning_with_the_boss():
