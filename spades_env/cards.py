@@ -11,7 +11,7 @@ which keeps the rules engine fast without numpy.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -126,3 +126,27 @@ def hand_to_str(mask: int) -> str:
         ranks = [RANKS[rank_of(c)] for c in reversed(cards_of(mask & SUIT_MASKS[s]))]
         parts.append(f"{SUITS[s]}: {' '.join(ranks) if ranks else '-'}")
     return "  ".join(parts)
+
+
+# ------------------------------------------------------------------- tricks
+
+# TRICK_POWER[led suit, card]: how strongly ``card`` contends for a trick whose first card is of suit
+# ``led``. Spades are trump (14..26 by rank), then the suit led (1..13); any other card has 0 and cannot
+# win. The card of highest power takes the trick, and the cards that can win have distinct powers.
+# The one home of the trick rule: SpadesGame (through trick_winner), the batched engine (a gather and an
+# argmax) and the PPO card features (a matmul with the led suit) all read this table.
+TRICK_POWER = np.array([[(14 if SUIT_OF[c] == SPADES else 1) + RANK_OF[c] if SUIT_OF[c] in (SPADES, led) else 0
+                         for c in range(NUM_CARDS)] for led in range(4)], np.int64)
+TRICK_POWER.flags.writeable = False
+_POWER_BY_LED = tuple(tuple(row) for row in TRICK_POWER.tolist())  # Python ints for the scalar engine
+
+
+def trick_winner(trick: Sequence[tuple[int, int]]) -> int:
+    """The player whose card takes ``trick`` (``(player, card)`` pairs in play order): the highest spade
+    played, else the highest card of the suit led."""
+    power = _POWER_BY_LED[SUIT_OF[trick[0][1]]]
+    best_player, best = trick[0][0], 0
+    for player, card in trick:
+        if power[card] > best:
+            best_player, best = player, power[card]
+    return best_player

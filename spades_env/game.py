@@ -29,8 +29,9 @@ from .cards import (
     cards_of,
     mask_of,
     to_card,
+    trick_winner,
 )
-from .scoring import SideScore, score_side
+from .scoring import SideScore, decide_winner, score_side
 
 
 class Phase(IntEnum):
@@ -485,17 +486,7 @@ class SpadesGame:
         if len(self.trick_winners) == 13:
             self._end_hand()
 
-    @staticmethod
-    def trick_winner(trick: list[tuple[int, int]]) -> int:
-        """The highest card of the suit led wins, unless a spade was played."""
-        best_player, best = trick[0]
-        for player, card in trick[1:]:
-            if card // 13 == best // 13:
-                if card > best:
-                    best_player, best = player, card
-            elif card // 13 == SPADES:
-                best_player, best = player, card
-        return best_player
+    trick_winner = staticmethod(trick_winner)  # the player whose card takes a trick (cards.TRICK_POWER)
 
     # -------------------------------------------------------------- scoring
 
@@ -509,30 +500,18 @@ class SpadesGame:
             self.bags[side] = result.bags_after
             results.append(result)
         self.hand_number += 1
-        winner = self._decide_winner()
-        if winner is None and cfg.single_hand:
-            totals = [r.total for r in results]
-            winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
-            self.terminated = True
-        if winner is not None:
+        winner = decide_winner(self.scores, [r.total for r in results], cfg.target_score, cfg.mercy_threshold,
+                               cfg.single_hand)
+        if winner is not None or cfg.single_hand:
             self.winner = winner
             self.terminated = True
-        elif not self.terminated and self.hand_number >= cfg.max_hands:
+        elif self.hand_number >= cfg.max_hands:
             self.truncated = True
         self.hand_records.append(self._hand_record(results))
         if self.terminated or self.truncated:
             self.phase = Phase.GAME_OVER
         else:
             self._start_hand((self.dealer + 1) % self.num_players)
-
-    def _decide_winner(self) -> int | None:
-        s0, s1 = self.scores
-        cfg = self.config
-        reached = s0 >= cfg.target_score or s1 >= cfg.target_score
-        mercy = cfg.mercy_threshold is not None and (s0 <= cfg.mercy_threshold or s1 <= cfg.mercy_threshold)
-        if (reached or mercy) and s0 != s1:  # a tie at or over the target plays another hand
-            return 0 if s0 > s1 else 1
-        return None
 
     @property
     def game_over(self) -> bool:

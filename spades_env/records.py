@@ -2,13 +2,18 @@
 
 A *game record* is one JSON object per game::
 
-    {"format": "spades-game/1", "config": {...SpadesConfig...}, "seed": 7, "first_dealer": 2,
+    {"format": "spades-game/2", "config": {...SpadesConfig...}, "seed": 7, "first_dealer": 2,
      "hands": [<hand record>, ...], "scores": [s0, s1], "winner": 0 | 1 | null, "truncated": false}
 
 where each hand record is exactly what the engine appends to
 ``SpadesGame.hand_records`` (and the env passes in ``infos``). A file holds
 one game per line, so a tournament can append games one at a time, flush
 each, and resume after a crash by counting the complete lines.
+
+Versions: ``spades-game/1`` records also carry ``"overtricks"`` in each side
+of a hand's ``"sides"``, always equal to ``"bags_taken"``; version 2 drops
+the copy. Both replay: a version-1 side's ``overtricks`` must equal its
+``bags_taken`` and is then set aside, every other field is compared as is.
 
 Replay never scores anything itself: :func:`replay_hand` re-deals the
 recorded hand into a fresh :class:`SpadesGame`, applies the recorded actions
@@ -28,7 +33,8 @@ from typing import Any
 from .cards import to_card
 from .game import SpadesConfig, SpadesGame
 
-FORMAT = "spades-game/1"
+FORMAT = "spades-game/2"
+LEGACY_FORMATS = ("spades-game/1",)  # read and replayed; see the module docstring
 
 
 class RecordMismatchError(ValueError):
@@ -159,6 +165,7 @@ def replay_hand(record: Mapping[str, Any], config: SpadesConfig | Mapping[str, A
     cfg = _config(config)
     game = SpadesGame(cfg)
     number = record.get("hand", "?")
+    record = _without_legacy_overtricks(record, number)
     try:
         # Four players: the dealt hands. Two players: the stock order, and the random Blind Nil
         # replacement draws queued so the engine repeats them.
@@ -200,16 +207,37 @@ def replay_hand(record: Mapping[str, Any], config: SpadesConfig | Mapping[str, A
     return fresh
 
 
+def _without_legacy_overtricks(record: Mapping[str, Any], number: Any) -> Mapping[str, Any]:
+    """``record`` with the ``overtricks`` copies that spades-game/1 kept in each side checked and dropped."""
+    sides = record.get("sides")
+    if not isinstance(sides, list) or not any(isinstance(side, dict) and "overtricks" in side for side in sides):
+        return record
+    current = []
+    for i, side in enumerate(sides):
+        if isinstance(side, dict) and "overtricks" in side:
+            side = dict(side)
+            overtricks = side.pop("overtricks")
+            if overtricks != side.get("bags_taken"):
+                raise RecordMismatchError(f"hand {number}: sides[{i}] records overtricks {overtricks!r} but "
+                                          f"bags_taken {side.get('bags_taken')!r} (spades-game/1 kept them equal)")
+        current.append(side)
+    return {**record, "sides": current}
+
+
 def replay_game(game: Mapping[str, Any]) -> list[dict]:
     """Re-score every hand of a game record and check how the hands chain together.
 
-    Each hand is replayed with :func:`replay_hand`; then hand numbers must run
+    The format must be :data:`FORMAT` or one of :data:`LEGACY_FORMATS`. Each
+    hand is replayed with :func:`replay_hand`; then hand numbers must run
     1, 2, ...; the first dealer is the recorded one and the deal passes left;
     each hand starts from the previous hand's scores and bags; only the last
     hand ends the game, and the game's scores, winner and truncation are the
     last hand's. Returns the fresh hand records; raises
     :class:`RecordMismatchError` on the first disagreement.
     """
+    if game.get("format") not in (FORMAT, *LEGACY_FORMATS):
+        raise RecordMismatchError(f"unknown record format {game.get('format')!r}: this version reads "
+                                  f"{', '.join((FORMAT, *LEGACY_FORMATS))}")
     cfg = _config(game.get("config"))
     hands = game.get("hands")
     if not hands:
@@ -241,5 +269,5 @@ def replay_game(game: Mapping[str, Any]) -> list[dict]:
     return fresh
 
 
-__all__ = ["FORMAT", "RecordMismatchError", "game_record", "GameWriter", "write_games", "read_games",
+__all__ = ["FORMAT", "LEGACY_FORMATS", "RecordMismatchError", "game_record", "GameWriter", "write_games", "read_games",
            "replay_hand", "replay_game"]

@@ -55,6 +55,6 @@ def render_hand_result(record: dict) -> str:
     for s, side in enumerate(record["sides"]):
         lines.append(
             f"  side {s}: bid {side['bid']}, counted tricks {side['counted_tricks']}, contract {side['contract']:+d}, "
-            f"bags {side['overtricks']:+d}, nil {side['nil']:+d}, bag penalty {side['bag_penalty']:+d} "
+            f"bags {side['bags_taken']:+d}, nil {side['nil']:+d}, bag penalty {side['bag_penalty']:+d} "
             f"-> {side['total']:+d}  (score {record['scores'][s]}, bags {record['bags'][s]})")
     return "\n".join(lines)

@@ -131,7 +131,7 @@ def _check_side(record: dict, side: int, os_points: float, score_before: int) ->
     cls = classify_side(bids, tricks, score_before)
     if cls in AGREEING:
         assert ours["total"] == os_points, (cls, record, side, peer)
-        assert (ours["contract"], ours["overtricks"], ours["bag_penalty"]) == (
+        assert (ours["contract"], ours["bags_taken"], ours["bag_penalty"]) == (
             peer.contract, peer.overtricks, peer.bag_penalty)
     elif cls == "failed_nil":
         # We count only the partner's tricks (short: set), OpenSpiel adds the Nil bidder's.
@@ -140,7 +140,7 @@ def _check_side(record: dict, side: int, os_points: float, score_before: int) ->
         assert ours["counted_tricks"] == sum(t for b, t in zip(bids, tricks) if b > 0)
         assert peer.counted_tricks == sum(tricks)
     else:  # negative_bags: only the bag penalty differs, ours reaching the limit where OpenSpiel's -digit does not
-        assert (ours["contract"], ours["overtricks"]) == (peer.contract, peer.overtricks)
+        assert (ours["contract"], ours["bags_taken"]) == (peer.contract, peer.overtricks)
         assert ours["bag_penalty"] < peer.bag_penalty
         assert ours["total"] - ours["bag_penalty"] == os_points - peer.bag_penalty
     return cls

@@ -73,7 +73,7 @@ def expected_side_score(bids, blind, tricks, bags_before: int, bag_limit: int, b
     if made:
         bags += counted - contract
     penalties = (bags_before + bags) // bag_limit
-    return {"contract": points, "overtricks": bags, "nil": nil, "bag_penalty": -bag_penalty * penalties,
+    return {"contract": points, "bags_taken": bags, "nil": nil, "bag_penalty": -bag_penalty * penalties,
             "bags_after": bags_before + bags - bag_limit * penalties,
             "total": points + bags + nil - bag_penalty * penalties}
 
@@ -115,7 +115,7 @@ def check_hand_record(record: dict, game: SpadesGame) -> None:
                                    [record["tricks"][m] for m in members], record["bags_before"][side],
                                    cfg.bag_limit, cfg.bag_penalty)
         assert {k: got[k] for k in want} == want
-        assert got["total"] == got["contract"] + got["overtricks"] + got["nil"] + got["bag_penalty"]
+        assert got["total"] == got["contract"] + got["bags_taken"] + got["nil"] + got["bag_penalty"]
         assert record["points"][side] == got["total"]
         assert record["scores"][side] == record["scores_before"][side] + got["total"]
         assert record["bags"][side] == got["bags_after"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from spades_env import actions as A
 from spades_env.game import Phase
 from spades_env.records import (
     FORMAT,
+    LEGACY_FORMATS,
     GameWriter,
     RecordMismatchError,
     game_record,
@@ -70,7 +72,8 @@ def test_hand_record_fields_rules_section_3(games):
                 "points", "scores", "bags", "scores_before", "bags_before", "actions"):
         assert key in hand
     for side in hand["sides"]:
-        assert {"contract", "overtricks", "nil", "bag_penalty", "bags_after", "total"} <= set(side)
+        assert {"contract", "bags_taken", "nil", "bag_penalty", "bags_after", "total"} <= set(side)
+        assert "overtricks" not in side  # spades-game/1's copy of bags_taken is no longer written
 
 
 def test_env_records_match_the_engine_and_make_a_game_record():
@@ -171,7 +174,8 @@ def swap_two_plays(g):
 
 @pytest.mark.parametrize("mutate, message", [
     (lambda g: g["hands"][0]["points"].__setitem__(0, g["hands"][0]["points"][0] + 10), "points"),
-    (lambda g: g["hands"][0]["sides"][1].__setitem__("overtricks", 99), "sides"),
+    (lambda g: g["hands"][0]["sides"][1].__setitem__("bags_taken", 99), "sides"),
+    (lambda g: g["hands"][0]["sides"][1].__setitem__("overtricks", 99), "overtricks 99 but bags_taken"),
     (lambda g: g["hands"][0]["scores"].__setitem__(1, g["hands"][0]["scores"][1] + 1), "scores"),
     (lambda g: g["hands"][0]["bags"].__setitem__(0, g["hands"][0]["bags"][0] + 1), "bags"),
     (lambda g: g["hands"][0]["tricks"].__setitem__(0, g["hands"][0]["tricks"][0] + 1), "tricks"),
@@ -209,6 +213,7 @@ def test_replay_catches_a_changed_hand(games, mutate, message):
     (lambda g: g.__setitem__("winner", 1 - (g["winner"] or 0)), "game winner"),
     (lambda g: g.__setitem__("truncated", not g["truncated"]), "game truncated"),
     (lambda g: g.__setitem__("hands", []), "no hands"),
+    (lambda g: g.__setitem__("format", "spades-game/3"), "unknown record format"),
 ])
 def test_replay_game_checks_the_chain_of_hands(games, mutate, message):
     with pytest.raises(RecordMismatchError, match=message):
@@ -223,3 +228,32 @@ def test_replay_uses_the_recorded_config(games):
     hand = next(h for h in game["hands"] if any(s["bag_penalty"] for s in h["sides"]))
     with pytest.raises(RecordMismatchError, match="bag"):
         replay_hand(hand, {**game["config"], "bag_limit": 10})
+
+
+# ------------------------------------------------------------ older formats
+
+LEGACY_FILE = Path(__file__).parent / "data" / "records_v1.jsonl"  # written by the code of commit c31d672
+
+
+def without_overtricks(hand: dict) -> dict:
+    return {**hand, "sides": [{k: v for k, v in side.items() if k != "overtricks"} for side in hand["sides"]]}
+
+
+def test_spades_game_1_records_still_replay():
+    """Games written before SideScore lost its copy of bags_taken (four players with a Blind Nil exchange,
+    a won game with bag penalties, two players with replacements, a single hand) replay, and the engine's
+    fresh hands are the recorded ones without the copy."""
+    legacy = list(read_games(LEGACY_FILE))
+    assert {g["format"] for g in legacy} == set(LEGACY_FORMATS)
+    assert {g["config"]["num_players"] for g in legacy} == {2, 4} and any(g["winner"] is not None for g in legacy)
+    assert all("overtricks" in side for g in legacy for h in g["hands"] for side in h["sides"])
+    for game in legacy:
+        assert replay_game(game) == [without_overtricks(h) for h in game["hands"]]
+
+
+@pytest.mark.parametrize("field", ["overtricks", "bags_taken"])
+def test_spades_game_1_records_are_checked_as_strictly(field):
+    game = copy.deepcopy(next(read_games(LEGACY_FILE)))
+    game["hands"][0]["sides"][0][field] += 1
+    with pytest.raises(RecordMismatchError, match="sides"):
+        replay_game(game)

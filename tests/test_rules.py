@@ -154,7 +154,7 @@ def test_bid_5_took_7_scores_52_and_2_bags():
     assert (result.total, result.bags_taken, result.bags_after) == (52, 2, 2)
     _, record = play_hand((4, 3, 3, 3), bids=(3, 3, 2, 3), blind_nil=False)  # side 0: bid 5, took 7
     side = record["sides"][0]
-    assert (side["contract"], side["overtricks"], side["total"], side["bags_after"]) == (50, 2, 52, 2)
+    assert (side["contract"], side["bags_taken"], side["total"], side["bags_after"]) == (50, 2, 52, 2)
     assert record["scores"][0] == 52 and record["bags"][0] == 2
 
 
@@ -199,7 +199,7 @@ def test_nil_made_and_failed():
     assert (failed.nil, failed.contract, failed.total, failed.bags_taken) == (-100, 40, -100 + 40 + 1, 1)
     _, record = play_hand((0, 5, 6, 2), bids=(0, 3, 4, 3), blind_nil=False)  # Alex Nil, Charlie 4
     side = record["sides"][0]
-    assert (side["nil"], side["contract"], side["overtricks"], side["total"]) == (100, 40, 2, 142)
+    assert (side["nil"], side["contract"], side["bags_taken"], side["total"]) == (100, 40, 2, 142)
 
 
 def test_failed_nil_tricks_never_count_toward_the_partner_but_are_bags():

@@ -197,7 +197,7 @@ def test_individual_scoring_and_sandbagging():
     assert rec["tricks"] == [13, 0]
     side0, side1 = rec["sides"]
     # Player 0 bid 4, took 13: 40 + 9 bags; 8 + 9 = 17 bags -> -100, 7 carried.
-    assert (side0["contract"], side0["overtricks"], side0["bag_penalty"], side0["bags_after"]) == (40, 9, -100, 7)
+    assert (side0["contract"], side0["bags_taken"], side0["bag_penalty"], side0["bags_after"]) == (40, 9, -100, 7)
     # Player 1's Nil made: +100; its own bags (9) untouched by player 0's.
     assert (side1["nil"], side1["bags_after"], side1["total"]) == (100, 9, 100)
     assert rec["scores"] == [-51, 100]
@@ -206,7 +206,7 @@ def test_individual_scoring_and_sandbagging():
 def test_individual_set_and_failed_nil():
     game = scripted_hand((0, 3))
     side0, side1 = game.hand_records[0]["sides"]
-    assert side0["nil"] == -100 and side0["overtricks"] == 13  # failed Nil: every trick a bag
+    assert side0["nil"] == -100 and side0["bags_taken"] == 13  # failed Nil: every trick a bag
     assert side1["contract"] == -30  # player 1 bid 3 and took nothing: set
 
 

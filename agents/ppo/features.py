@@ -24,7 +24,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from spades_env.cards import NUM_CARDS, SPADES
+from spades_env.cards import NUM_CARDS, TRICK_POWER
 from spades_env.observations import layout
 
 _PER_CARD = ("master", "wins", "cheapest_winner", "lowest", "highest", "highest_loser")
@@ -44,10 +44,9 @@ class CardFeatures(nn.Module):
         self.at = {name: (blocks[name].start, blocks[name].stop) for name in ("hand", "trick", "played", "leader")}
         card = torch.arange(NUM_CARDS)
         rank, suit = card % 13, card // 13
-        # Trick power of each card: spades beat the led suit, which beats the rest (power 0: cannot win).
-        self.register_buffer("spade_power", torch.where(suit == SPADES, 27 + rank, 0).float(), persistent=False)
-        self.register_buffer("led_power", (14 + rank).float(), persistent=False)
-        self.register_buffer("is_spade", (suit == SPADES).float(), persistent=False)
+        # Trick power of each card by led suit (cards.TRICK_POWER: spades beat the led suit, which beats the
+        # rest; power 0: cannot win).
+        self.register_buffer("trick_power", torch.tensor(TRICK_POWER, dtype=torch.float32), persistent=False)
         self.register_buffer("suit_onehot", nn.functional.one_hot(suit, 4).float(), persistent=False)  # (52, 4)
         # lower[c, d] = 1 when d is of c's suit and ranks below it
         same = suit[:, None] == suit[None, :]
@@ -81,15 +80,14 @@ class CardFeatures(nn.Module):
         master = hand * (self._above(unseen) == 0).float()
 
         led = ((leader.unsqueeze(2) * trick).sum(1) @ self.suit_onehot).clamp(max=1)  # (B, 4) led suit
-        led_card = led @ self.suit_onehot.T  # (B, 52): 1 for the cards of the led suit
-        power = self.spade_power + (1 - self.is_spade) * led_card * self.led_power  # (B, 52)
+        power = led @ self.trick_power  # (B, 52); all 0 before a card is led
         seat_best = (trick * power.unsqueeze(1)).amax(2)  # (B, n)
         best = seat_best.amax(1, keepdim=True)
         started = (best > 0).float()
         winner = (seat_best == best).float() * started
         wins = hand * (power > best).float() * started
 
-        # Winning cards all have distinct powers (spades 27.., the led suit 14..), so the cheapest is unique.
+        # Winning cards all have distinct powers (spades 14.., the led suit 1..), so the cheapest is unique.
         least = torch.where(wins > 0, power, torch.inf).amin(1, keepdim=True)
         cheapest = wins * (power == least).float()
         lowest = hand * (self._below(hand) == 0).float()

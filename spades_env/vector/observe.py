@@ -1,0 +1,211 @@
+"""The observation writers of the batched engine.
+
+Every seat's observation (the ``"default"`` encoding of :mod:`spades_env.observations`) is stored as a
+row that the transitions update in place, entry by entry, as the reference ``ObservationTracker`` does;
+the blocks that change at nearly every step (phase, seat to act, the current trick) and the oracle's other
+hands are written only when observations are read (:meth:`ObservationWriter._observations`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import NUM_CARDS
+from ..observations import BID_CODES, SCORE_CLIP, layout, observation_size
+from .state import DRAW, GAME_OVER
+
+
+class ObservationWriter:
+    """Stored observation rows and the views built from them (a mixin of
+    :class:`~spades_env.vector.VectorSpades`)."""
+
+    def _init_observation_tables(self) -> None:
+        """The index tables of the writers and the stored rows (needs the seat lookups of the engine)."""
+        be, B, n, i64, f32 = self._be, self.num_envs, self.num_players, self._be.i64, self._be.f32
+        # Offsets of the observation blocks and index tables.
+        self._off = off = {name: b.start for name, b in layout(n, "default").items()}
+        blocks = layout(n, "default")
+        self._row_size = D = observation_size(n, "default")  # the stored rows have the default layout
+        real_names = [name for name in ("tricks", "stock", "discard_pile", "scores", "bags", "target")
+                      if name in blocks]
+        # _roff[name]: offset of a fractional block in a row of _reals; _real_spans: (obs start, stop, reals start)
+        # of the contiguous runs of fractional blocks in the observation.
+        self._roff, self._real_spans, width = {}, [], 0
+        for name in real_names:
+            block = blocks[name]
+            self._roff[name] = width
+            if self._real_spans and self._real_spans[-1][1] == block.start:
+                start, _, rstart = self._real_spans.pop()
+                self._real_spans.append((start, block.stop, rstart))
+            else:
+                self._real_spans.append((block.start, block.stop, width))
+            width += block.size
+        self._num_reals = width
+        self._out_rows = self._ar * self.observation_size  # where game b's row starts in a batch of observations
+        seats = np.arange(n)
+        rel = (seats[:, None] - seats[None, :]) % n  # rel[p, o]: where seat p sits in observer o's frame
+        # _rows[b, o]: flat offset of observer o's row in game b.
+        self._rows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * D, i64)
+        self._rrows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * width, i64)  # the same in _reals
+        # _seat_at[block][p, o]: offset in observer o's row of seat p's entry of a per-seat block.
+        widths = {"bids": BID_CODES, "leader": 1, "dealer": 1}
+        self._seat_at = {name: be.asarray(off[name] + rel * w, i64) for name, w in widths.items()}
+        # The hot blocks as one table per seat index (game * n + seat): flat indices (n,) of that seat's
+        # entry in every observer's row of game b. One gather instead of two gathers and an add.
+        game_rows = (np.arange(B)[:, None] * n + seats[None, :]) * D  # (B, o)
+        self._entries = {name: be.asarray((game_rows[:, None, :] + off[name] + rel[None] * width)
+                                          .reshape(B * n, n), i64) for name, width in (("played", NUM_CARDS),
+                                                                                       ("voids", 4))}
+        self._broken_at = be.asarray(game_rows + off["spades_broken"], i64)  # (B, o)
+        # _trick_at[o, s]: offset of seat s's row of the trick block in observer o's observation.
+        self._trick_at = be.asarray(off["trick"] + rel.T * NUM_CARDS, i64)
+        self._rel = be.asarray(rel, i64)
+        # (own side, other side) of each observer, to lay out the per-side blocks.
+        self._side_perm = be.asarray([[o % 2, 1 - o % 2] for o in range(n)], i64)
+        # float32 values exactly as the reference rounds its doubles.
+        self._tricks_value = be.asarray(np.arange(14) / 13, f32)
+        self._stock_value = be.asarray((NUM_CARDS - np.arange(NUM_CARDS + 1)) / NUM_CARDS, f32)
+        self._pile_value = be.asarray(np.arange(NUM_CARDS + 1) // 2 / 26, f32)
+        # Every seat's observation, kept in two parts so that the hot data stays in cache: the 0/1
+        # entries as uint8 in the observation's own layout (the other entries stay 0 there), and the
+        # few fractional blocks (tricks / 13, scores, bags, target, stock, discard pile) as float32.
+        # The blocks that change at nearly every step (phase, to_act, the current trick) stay 0 here:
+        # they are written into the float32 observations when these are built, from the game state.
+        self._flags = be.zeros((B * n, D), be.u8)  # row game * n + p: seat p's observation in game b
+        self._flat = self._flags.reshape(-1)
+        self._reals = be.zeros((B * n, self._num_reals), f32)
+        self._rflat = self._reals.reshape(-1)
+        self._final_flags = be.zeros((B * n, D), be.u8)  # the same, for the last finished game of each slot
+        self._final_reals = be.zeros((B * n, self._num_reals), f32)
+
+    def _seat_entries(self, games, block: str, seat):
+        """Flat indices (k, n): seat ``seat``'s entry of a per-seat block in every observer's row."""
+        be = self._be
+        return be.take(self._rows, games) + be.take(self._seat_at[block], seat)
+
+    def _own_row(self, games, seat):
+        """Flat index (k,) where seat ``seat``'s own observation row starts."""
+        return (games * self.num_players + seat) * self._row_size
+
+    def _show_hands(self, games, seat) -> None:
+        """Write the hand block of seat ``seat``'s row from its hand (the player looks)."""
+        be, seats = self._be, games * self.num_players + seat
+        be.put_cols(self._flags, seats, self._off["hand"], be.astype(be.unpack(be.take(self.hands, seats)), be.u8))
+
+    def _write_new_hand_rows(self, games, seats, dealer, may_blind, phase) -> None:
+        """Rebuild the rows of ``games`` (seats ``seats``, (k, n)) for a hand just dealt: a seat that may
+        still choose Blind Nil does not see its hand yet."""
+        be, off, flat, n, cfg = self._be, self._off, self._flat, self.num_players, self.config
+        rows = be.take(self._rows, games)
+        be.put(self._flags, seats, 0)
+        be.put(self._reals, seats, 0.0)
+        be.put_cols(self._flags, seats, off["hand"],
+                    be.astype(be.unpack(be.take(self.hands, seats)) & ~may_blind[:, :, None], be.u8))
+        be.put(flat, rows[:, :, None] + self._seat_at["bids"][None], 1)  # code 0: nobody has bid
+        be.put(flat, rows + be.take(self._seat_at["leader"], (dealer + 1) % n), 1)
+        be.put(flat, rows + be.take(self._seat_at["dealer"], dealer), 1)
+        rrows = be.take(self._rrows, games)
+        be.put(self._rflat, rrows + self._roff["target"], min(cfg.target_score / 1000, SCORE_CLIP))
+        if n == 2:
+            be.put(self._rflat, rrows + self._roff["stock"], 1.0)
+            drawing = be.compress(phase == DRAW, games)
+            if len(drawing):
+                top = be.take(self.stock, drawing * NUM_CARDS)
+                be.put(flat, self._own_row(drawing, be.take(self.current_player, drawing)) + off["offered"] + top, 1)
+        self._write_totals(games)
+
+    def _write_totals(self, games) -> None:
+        """Scores (/ target, clipped) and bags (/ bag_limit) as (own side, other side) for every observer."""
+        be, cfg = self._be, self.config
+        scores = be.astype(be.take(self.scores, games)[:, self._side_perm], be.f64) / cfg.target_score
+        bags = be.astype(be.take(self.bags, games)[:, self._side_perm], be.f64) / cfg.bag_limit
+        seats = games[:, None] * self.num_players + self._seat_ids
+        scores = be.xp.clip(scores, -SCORE_CLIP, SCORE_CLIP)
+        be.put_cols(self._reals, seats, self._roff["scores"], be.astype(scores, be.f32))
+        be.put_cols(self._reals, seats, self._roff["bags"], be.astype(bags, be.f32))
+
+    def _store_final_observations(self, games) -> None:
+        """The game-over observations (final totals; phase GAME_OVER, nobody to act and no trick are written
+        when they are read), kept before the slot starts a new game."""
+        be = self._be
+        self._write_totals(games)
+        if len(games) == self.num_envs:  # every game ended together (single hands): swap, all rows are rebuilt
+            self._flags, self._final_flags = self._final_flags, self._flags
+            self._reals, self._final_reals = self._final_reals, self._reals
+            self._flat, self._rflat = self._flags.reshape(-1), self._reals.reshape(-1)
+            return
+        seats = games[:, None] * self.num_players + self._seat_ids
+        be.put(self._final_flags, seats, be.take(self._flags, seats))
+        be.put(self._final_reals, seats, be.take(self._reals, seats))
+
+    # --------------------------------------------------------------- views
+
+    def _observations(self, games, observers, final: bool = False):
+        """float32 observations (shape S + (observation_size,)) of seats ``observers`` in games ``games`` (both
+        of shape S): the stored rows, plus the phase, to_act and trick blocks written from the game state
+        (and the other hands for the oracle kind). ``games is self._ar`` (one observation per game, in
+        order) takes views instead of gathers."""
+        be, xp, off, n, D = self._be, self._be.xp, self._off, self.num_players, self.observation_size
+        seats = games * n + observers
+        flags, reals = (self._final_flags, self._final_reals) if final else (self._flags, self._reals)
+        if self.observation_kind == "default":
+            out = be.astype(be.take(flags, seats), be.f32)
+        else:  # the other seats' hands, in seat order from the observer's left
+            out = be.zeros((*seats.shape, D), be.f32)
+            out[..., :self._row_size] = be.take(flags, seats)
+            if not final:  # at the end of a game every hand is empty
+                others = be.take(self.hands, games[..., None] * n + be.take(self._next_seats, observers))
+                out[..., self._row_size:] = be.astype(be.unpack(others), be.f32).reshape(*seats.shape, -1)
+        reals = be.take(reals, seats)
+        for start, stop, rstart in self._real_spans:
+            out[..., start:stop] = reals[..., rstart:rstart + stop - start]
+        flat = out.reshape(-1)
+        live = games is self._ar  # then observers are the seats to act
+        rows = self._out_rows if live else be.arange(flat.shape[0] // D).reshape(seats.shape) * D
+        if final:  # the game is over: nobody to act, no trick
+            be.put(flat, rows + off["phase"] + GAME_OVER, 1.0)
+            return out
+        be.put(flat, rows + off["phase"] + (self.phase if live else be.take(self.phase, games)), 1.0)
+        if live:
+            out[:, off["to_act"]] = 1.0  # the seat to act sees itself (seat 0 of its frame) to act
+        else:
+            to_act = be.take(self._rel.reshape(-1), be.take(self.current_player, games) * n + observers)
+            be.put(flat, rows + off["to_act"] + to_act, 1.0)
+        cards = (self.trick_cards.reshape(-1, n) if live
+                 else be.take(self.trick_cards, games[..., None] * n + self._seat_ids))  # (S, n) by seat, -1: none
+        played = cards >= 0
+        # Seat s's trick card in the observer's frame; a seat with no card writes 0 at the start of its own
+        # (empty) row of the block.
+        at = rows[..., None] + be.take(self._trick_at, observers) + xp.where(played, cards, 0)
+        be.put(flat, at, be.astype(played, be.f32))
+        return out
+
+    def state(self):
+        """(B, oracle size) float32: the global state for centralised critics, as ``spades_v0``'s
+        ``state()``: seat 0's ``"oracle"`` observation with seat 0's own hand shown even before it looks.
+        Needs ``observation="oracle"``."""
+        if self.observation_kind != "oracle":
+            raise ValueError("state() needs observation='oracle'")
+        be = self._be
+        out = self._observations(self._ar[:, None], be.zeros((self.num_envs, 1), be.i64))[:, 0]
+        start = self._off["hand"]
+        out[:, start:start + NUM_CARDS] = be.astype(be.unpack(be.take(self.hands, self._ar * self.num_players)),
+                                                   be.f32)
+        return out
+
+    def _all_seats(self):
+        return self._ar[:, None] + 0 * self._seat_ids, self._ar[:, None] * 0 + self._seat_ids
+
+    @property
+    def obs_buffer(self):
+        """(B, n, D) float32: every seat's observation, row ``[b, p]`` relative to seat ``p`` (a copy)."""
+        return self._observations(*self._all_seats())
+
+    @property
+    def final_observations(self):
+        """(B, n, D) float32: every seat's last observation (phase GAME_OVER) of the last game that ended in
+        each slot (a copy); read it for the slots flagged terminated / truncated by the step."""
+        return self._observations(*self._all_seats(), final=True)
+
+    def _current_obs(self):
+        return self._observations(self._ar, self.current_player)

@@ -1,0 +1,61 @@
+"""Card play and the end of each trick, as batched transitions (see :mod:`spades_env.vector.bidding`
+for the conventions)."""
+
+from __future__ import annotations
+
+from ..cards import NUM_CARDS, SPADES
+
+
+class TrickPlay:
+    """The PLAY phase (a mixin of :class:`~spades_env.vector.VectorSpades`)."""
+
+    def _play(self, games, card) -> None:
+        be, xp, flat, off, n = self._be, self._be.xp, self._flat, self._off, self.num_players
+        player = be.take(self.current_player, games)
+        seat = games * n + player
+        be.put(self.hands, seat, be.take(self.hands, seat) ^ (1 << card))
+        be.put(flat, seat * self._row_size + off["hand"] + card, 0)
+        played = be.take(self._entries["played"], seat) + card[:, None]
+        be.put(flat, played, 1)
+        suit = be.take(self._suit_of, card)
+        size = be.take(self.trick_len, games)
+        led = xp.where(size == 0, suit, be.take(self.led, games))
+        be.put(self.led, games, led)
+        off_suit = suit != led
+        shown_out = be.nonzero(off_suit)
+        if len(shown_out):  # a void is shown; writing it again later is harmless
+            voids = be.take(self._entries["voids"], be.take(seat, shown_out)) + be.take(led, shown_out)[:, None]
+            be.put(flat, voids, 1)
+        breaks = be.nonzero((suit == SPADES) & ~be.take(self.broken, games))  # led only when allowed
+        if len(breaks):
+            breaking = be.take(games, breaks)
+            be.put(self.broken, breaking, True)
+            be.put(flat, be.take(self._broken_at, breaking), 1)
+        be.put(self.trick_cards, seat, card)
+        size = size + 1
+        be.put(self.trick_len, games, size)
+        be.put(self.current_player, games, be.take(self._next_seat, player))
+        complete = be.nonzero(size == n)
+        if len(complete):
+            self._finish_tricks(be.take(games, complete))
+
+    def _finish_tricks(self, games) -> None:
+        """Score the completed tricks: the card of highest trick power (cards.TRICK_POWER) wins."""
+        be, flat, n = self._be, self._flat, self.num_players
+        rows = be.take(self._rows, games)
+        seats = games[:, None] * n + self._seat_ids
+        cards = be.take(self.trick_cards, seats)  # (k, n) by seat
+        power = be.take(self._trick_power, be.take(self.led, games)[:, None] * NUM_CARDS + cards)
+        winner = power.argmax(axis=1)
+        won = games * n + winner
+        count = be.take(self.tricks, won) + 1
+        be.put(self.tricks, won, count)
+        be.put(self._rflat, be.take(self._rrows, games) + self._roff["tricks"] + be.take(self._rel, winner),
+               be.take(self._tricks_value, count)[:, None])
+        be.put(flat, rows + be.take(self._seat_at["leader"], be.take(self.leader, games)), 0)
+        be.put(flat, rows + be.take(self._seat_at["leader"], winner), 1)
+        be.put(self.leader, games, winner)
+        be.put(self.current_player, games, winner)
+        be.put(self.trick_len, games, 0)
+        be.put(self.trick_cards, seats, -1)
+        be.put(self.tricks_done, games, be.take(self.tricks_done, games) + 1)
