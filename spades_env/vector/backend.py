@@ -1,10 +1,7 @@
-"""The array calls whose spelling differs between numpy and torch, so that the engine is written once.
+"""numpy or torch behind one set of calls, so that the batched engine is written once (see :class:`Backend`).
 
-Every indexed read and write of the batched engine goes through :meth:`Backend.take` /
-:meth:`Backend.put` on flat arrays: plain fancy indexing in numpy, ``index_select`` / ``index_copy_`` in
-torch (advanced indexing is one to three orders of magnitude slower there on a CPU). Anything else the
-engine and :func:`spades_env.scoring.score_sides` need (``where``, ``stack``, ``clip``, arithmetic) is
-spelled the same in both and is called on :attr:`Backend.xp`, the array namespace.
+:func:`spades_env.scoring.score_sides` and the engine call the rest (``where``, ``stack``, ``clip``,
+arithmetic) on :attr:`Backend.xp`, the array namespace, where numpy and torch spell them alike.
 """
 
 from __future__ import annotations
