@@ -24,7 +24,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from spades_env.cards import NUM_CARDS, TRICK_POWER
+from spades_env.cards import NUM_CARDS, RANK_OF, SUIT_OF, TRICK_POWER
 from spades_env.observations import layout
 
 _PER_CARD = ("master", "wins", "cheapest_winner", "lowest", "highest", "highest_loser")
@@ -42,8 +42,7 @@ class CardFeatures(nn.Module):
         self.num_players = num_players
         blocks = layout(num_players)
         self.at = {name: (blocks[name].start, blocks[name].stop) for name in ("hand", "trick", "played", "leader")}
-        card = torch.arange(NUM_CARDS)
-        rank, suit = card % 13, card // 13
+        rank, suit = torch.tensor(RANK_OF), torch.tensor(SUIT_OF)
         # Trick power of each card by led suit (cards.TRICK_POWER: spades beat the led suit, which beats the
         # rest; power 0: cannot win).
         self.register_buffer("trick_power", torch.tensor(TRICK_POWER, dtype=torch.float32), persistent=False)

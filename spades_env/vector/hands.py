@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import NUM_CARDS
-from ..scoring import decide_winners, score_sides
+from ..scoring import POINTS_PER_REWARD, decide_winners, score_sides
 from .state import BID, BLIND, DRAW
 
 
@@ -77,7 +77,7 @@ class HandCycle:
         be, xp = self._be, self._be.xp
         side = self._side_of
         if self.reward_mode == "score":
-            rewards = be.astype(points[:, side] - points[:, 1 - side], be.f64) / 100
+            rewards = be.astype(points[:, side] - points[:, 1 - side], be.f64) / POINTS_PER_REWARD
         else:
             won = xp.where(winner[:, None] == side[None, :], 1.0, -1.0)
             rewards = xp.where((winner >= 0)[:, None], won, 0.0)
