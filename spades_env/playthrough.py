@@ -3,12 +3,16 @@
 A transcript pins a seeded game step by step (who acts, the legal actions, the
 action taken, a checksum of the actor's observation, rewards and each hand's
 breakdown), so that any change in rules, encodings or rewards shows up as a
-diff. Regenerate after an intended change with
-``python -m spades_env.playthrough`` (writes ``tests/playthroughs/``).
+diff. ``python -m spades_env.playthrough --check`` compares the golden files
+in ``tests/playthroughs/`` with freshly played games and writes nothing;
+after an intended change, ``python -m spades_env.playthrough`` rewrites them
+(``--out DIR`` writes them elsewhere).
 """
 
 from __future__ import annotations
 
+import argparse
+import difflib
 import random
 import sys
 import zlib
@@ -56,11 +60,48 @@ def folder() -> Path:
     return Path(__file__).resolve().parent.parent / "tests" / "playthroughs"
 
 
-def main() -> int:
-    folder().mkdir(parents=True, exist_ok=True)
+def first_difference(expected: str, actual: str) -> str:
+    """The first differing lines of two transcripts, as a short unified diff."""
+    diff = difflib.unified_diff(expected.splitlines(), actual.splitlines(), "golden", "now", lineterm="", n=1)
+    return "\n".join(list(diff)[:8])
+
+
+def check(out: Path) -> list[str]:
+    """The names of the cases whose file in ``out`` is missing or differs from a fresh transcript."""
+    stale = []
     for name, args in CASES.items():
-        (folder() / name).write_text(transcript(**args))
-        print(f"wrote {folder() / name}", file=sys.stderr)
+        path = out / name
+        expected = path.read_text() if path.is_file() else ""
+        actual = transcript(**args)
+        if expected != actual:
+            stale.append(name)
+            print(f"{path}: " + ("missing" if not path.is_file() else "differs\n" + first_difference(expected, actual)),
+                  file=sys.stderr)
+    return stale
+
+
+def write(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name, args in CASES.items():
+        (out / name).write_text(transcript(**args))
+        print(f"wrote {out / name}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m spades_env.playthrough",
+        description="Play the golden games (" + ", ".join(sorted(CASES)) + ") and write or check their transcripts.")
+    parser.add_argument("--check", action="store_true",
+                        help="compare the files in --out with fresh transcripts and write nothing; "
+                             "exit status 1 if any is missing or differs")
+    parser.add_argument("--out", type=Path, default=folder(), metavar="DIR",
+                        help="folder of the transcripts (default: %(default)s)")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = check(args.out)
+        print(f"{len(CASES) - len(stale)} of {len(CASES)} transcripts match", file=sys.stderr)
+        return 1 if stale else 0
+    write(args.out)
     return 0
 
 

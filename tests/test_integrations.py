@@ -146,13 +146,14 @@ def test_opponents_may_be_act_functions():
     assert "hand_record" in info
 
 
-def test_library_docs_snippets_compile_and_name_existing_examples():
+def test_library_docs_have_a_snippet_per_library_and_link_every_example():
+    """docs/rl_libraries.md: one snippet per library section (tests/test_docs.py runs them), and a
+    link to every script of examples/."""
     root = Path(__file__).resolve().parents[1]
-    readme = (root / "README.md").read_text()
-    text = readme.split("## Use with your RL library", 1)[1].split("\n## ", 1)[0]
-    snippets = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(snippets) == 4
-    for i, code in enumerate(snippets):
-        compile(code, f"README 'Use with your RL library' snippet {i}", "exec")
-    for name in re.findall(r"`(examples/\w+\.py)`", text):
-        assert (root / name).is_file(), name
+    text = (root / "docs" / "rl_libraries.md").read_text()
+    for library in ("Stable-Baselines3", "TorchRL", "Tianshou", "RLlib"):
+        section = text.split(f"\n## {library}", 1)[1].split("\n## ", 1)[0]
+        (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+        compile(code, f"docs/rl_libraries.md {library} snippet", "exec")
+    linked = set(re.findall(r"\]\(\.\./(examples/\w+\.py)\)", text))
+    assert linked == {f"examples/{p.name}" for p in (root / "examples").glob("*.py") if not p.name.startswith("_")}
