@@ -1,0 +1,129 @@
+"""Solving positions: from a game or a :class:`Position` to the compiled search and back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import NUM_CARDS, cards_of
+from ..game import SpadesGame
+from . import kernel
+from .position import Position, check_position, interchangeable_members, position_of, side_tables
+
+DEFAULT_TABLE_BITS = 20
+
+
+class SearchTable:
+    """The transposition table and history counts one process's solves share (not thread-safe).
+
+    ``bits`` sets the size: ``2**bits`` entries of 52 bytes (the default,
+    20, is 52 MiB). An entry is only read by the solve that wrote it (a
+    stamp tells solves apart), so nothing needs clearing between solves.
+    """
+
+    def __init__(self, bits: int = DEFAULT_TABLE_BITS) -> None:
+        size = 1 << bits
+        self.keys = np.zeros((size, 3), np.uint64)
+        self.bounds = np.zeros((size, 2), np.int64)
+        self.info = np.zeros((size, 3), np.int32)
+        self.info[:, kernel.STAMP] = -1
+        self.history = np.zeros((4, NUM_CARDS), np.int64)
+        self.stamp = 0
+
+    def next_stamp(self) -> int:
+        self.stamp += 1
+        if self.stamp >= 1 << 31:
+            self.info[:, kernel.STAMP] = -1
+            self.stamp = 0
+        self.history[:] = 0
+        return self.stamp
+
+
+_default_table: SearchTable | None = None
+
+
+def default_table() -> SearchTable:
+    global _default_table
+    if _default_table is None:
+        _default_table = SearchTable()
+    return _default_table
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved position. Values are the hand points of the side to move minus the other side's.
+
+    ``value`` is the whole hand's result under perfect play by every seat
+    (the points the engine will score for this hand, tricks already taken
+    included). ``move_values[card]`` is the value after playing ``card`` for
+    every legal card; when solved with ``every_move=False`` it is exact only
+    for the optimal cards and a bound showing the others are worse
+    (``exact_moves`` says which).
+    """
+
+    value: int
+    move_values: dict[int, int]
+    nodes: int
+    exact_moves: bool = True
+
+    @property
+    def best_moves(self) -> list[int]:
+        """Every optimal card, ascending."""
+        return sorted(c for c, v in self.move_values.items() if v == self.value)
+
+
+def solve_arrays(hands: np.ndarray, trick: np.ndarray, nt: int, leader: int, spades_broken: bool, num_players: int,
+                 tables: np.ndarray, merge: np.ndarray, nil_bid: np.ndarray, every_move: bool = True,
+                 table: SearchTable | None = None) -> tuple[int, np.ndarray, int]:
+    """The compiled solver on arrays, for callers that solve many positions (no checks).
+
+    ``hands``: ``int64[4]`` card masks per seat (seats 2, 3 empty with two
+    players); ``trick``: ``int64[4]``, the first ``nt`` entries the cards of
+    the current trick; ``tables``: :func:`~spades_env.solver.position.side_tables`;
+    ``merge``: :func:`~spades_env.solver.position.interchangeable_members`;
+    ``nil_bid``: ``int64[4]``, 1 for a Nil bidder with no trick yet. Returns
+    (value, ``values[52]`` per legal card, nodes), values as side 0's points
+    minus side 1's.
+    """
+    t = table or default_table()
+    values = np.full(NUM_CARDS, kernel.INF, np.int64)
+    value, nodes = kernel.solve_root(hands, trick, nt, leader, int(spades_broken), num_players, tables, merge,
+                                     nil_bid, t.keys, t.bounds, t.info, t.next_stamp(), t.history, values,
+                                     every_move)
+    return int(value), values, int(nodes)
+
+
+def position_arrays(pos: Position) -> dict:
+    """The keyword arguments of :func:`solve_arrays` for ``pos``."""
+    hands = np.zeros(4, np.int64)
+    hands[:pos.num_players] = pos.hands
+    trick = np.zeros(4, np.int64)
+    trick[:len(pos.trick)] = [c for _, c in pos.trick]
+    nil_bid = np.zeros(4, np.int64)
+    nil_bid[:pos.num_players] = [int(b == 0 and t == 0) for b, t in zip(pos.bids, pos.tricks)]
+    return dict(hands=hands, trick=trick, nt=len(pos.trick), leader=pos.leader, spades_broken=pos.spades_broken,
+                num_players=pos.num_players, tables=side_tables(pos), merge=interchangeable_members(pos),
+                nil_bid=nil_bid)
+
+
+def solve_position(pos: Position, every_move: bool = True, table: SearchTable | None = None) -> Solution:
+    """Solve ``pos`` (see :class:`Solution`)."""
+    check_position(pos)
+    value, values, nodes = solve_arrays(**position_arrays(pos), every_move=every_move, table=table)
+    sign = 1 if pos.to_move % 2 == 0 else -1
+    legal = cards_of(pos.legal_moves())
+    return Solution(sign * value, {c: sign * int(values[c]) for c in legal}, nodes, every_move)
+
+
+def solve(game: SpadesGame, every_move: bool = True, table: SearchTable | None = None) -> Solution:
+    """Solve the card-play position of ``game`` with every hand visible (see :class:`Solution`)."""
+    return solve_position(position_of(game), every_move, table)
+
+
+def warm_up() -> None:
+    """Compile the search (or load it from numba's cache) now rather than on the first solve."""
+    for n in (4, 2):
+        hands = tuple(1 << (13 * s) for s in range(n))
+        pos = Position(n, hands, (), 0, False, (12 // n,) * n, (1,) * n, (False,) * n, (0, 0))
+        solve_position(pos)
