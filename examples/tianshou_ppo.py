@@ -1,7 +1,7 @@
 """Tianshou: PettingZooEnv over spades_v0 with a masked PPO policy for every seat.
 
     pip install -e ".[tianshou]"
-    python examples/tianshou_ppo.py --iterations 20
+    python examples/tianshou_ppo.py --iterations 20 --episodes 16
 """
 
 from __future__ import annotations
@@ -72,13 +72,15 @@ def train(iterations: int = 20, episodes_per_iteration: int = 16, num_envs: int 
     return rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--episodes", type=int, default=16, help="whole games collected per iteration")
+    parser.add_argument("--envs", type=int, default=2, help="environments collecting side by side")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     torch.set_num_threads(1)  # small networks: more CPU threads only contend
-    for i, row in enumerate(train(args.iterations, seed=args.seed, single_hand=True)):
+    for i, row in enumerate(train(args.iterations, args.episodes, args.envs, args.seed, single_hand=True)):
         print(i, {k: round(v, 4) for k, v in row.items() if k.endswith("/loss")})
 
 

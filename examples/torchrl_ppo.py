@@ -1,7 +1,7 @@
 """TorchRL: PettingZooWrapper over spades_v0 with one group per side, a masked actor and a PPO loss per side.
 
     pip install -e ".[torchrl]"
-    python examples/torchrl_ppo.py --iterations 20
+    python examples/torchrl_ppo.py --iterations 20 --frames 1024
 """
 
 from __future__ import annotations
@@ -78,13 +78,14 @@ def train(iterations: int = 20, frames_per_batch: int = 1024, seed: int = 0, **e
     return rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--frames", type=int, default=1024, help="frames (one seat's decision each) per iteration")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     torch.set_num_threads(1)  # small networks: more CPU threads only contend
-    for i, row in enumerate(train(args.iterations, seed=args.seed, single_hand=True)):
+    for i, row in enumerate(train(args.iterations, args.frames, args.seed, single_hand=True)):
         print(i, {k: round(v, 4) for k, v in row.items()})
 
 

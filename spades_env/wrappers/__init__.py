@@ -2,7 +2,10 @@
 
 :class:`SpadesGymEnv` is a single-agent gymnasium environment, registered as
 ``"spades_env/Spades-v0"`` when this package is imported (it is what
-sb3-contrib's ``MaskablePPO`` trains on). The modules :mod:`.torchrl`,
+sb3-contrib's ``MaskablePPO`` trains on). The class takes agent objects or
+act functions for the other seats; ``gymnasium.make`` also takes agent names
+(``opponents="heuristic"``), which its entry point,
+:func:`spades_env.agents.gym.spades_gym_env`, resolves. The modules :mod:`.torchrl`,
 :mod:`.tianshou` and :mod:`.rllib` import their library, so they are imported
 on demand only, each needing its extra (``pip install -e ".[torchrl]"``, ...).
 """
