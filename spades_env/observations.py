@@ -4,7 +4,7 @@ Every block is relative to the observer's seat: seat order is (self, left,
 partner, right) in the four-player game and (self, opponent) in the
 two-player game. Three kinds share one layout:
 
-* ``"default"`` -- what a player at the table knows (RULES.md section 3);
+* ``"default"`` -- what a player at the table knows (docs/rules.md section 3);
 * ``"history"`` -- the default plus the ordered trick history (for sequence
   models);
 * ``"oracle"``  -- the default plus the other players' hands (for privileged

@@ -1,4 +1,4 @@
-"""Hand scoring, sandbagging and the end of a game, as pure functions (RULES.md, "Scoring a hand").
+"""Hand scoring, sandbagging and the end of a game, as pure functions (docs/rules.md, "Scoring a hand").
 
 A *side* is a partnership (four-player game) or a single player (two-player
 game); the same functions score both.

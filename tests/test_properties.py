@@ -1,6 +1,6 @@
 """Properties of the rules engine over thousands of random hands (seeded, so failures reproduce).
 
-The checks here are written from RULES.md, not from the engine: legal plays,
+The checks here are written from docs/rules.md, not from the engine: legal plays,
 follow-suit, the spade-lead rule, trick winners and hand scores are
 recomputed by small independent oracles and compared with what the engine
 did and recorded. Every hand record is also re-played through
@@ -40,7 +40,7 @@ def pick(game: SpadesGame, rng: random.Random) -> int:
 
 
 def expected_legal_plays(game: SpadesGame) -> set[int]:
-    """Legal cards per RULES.md: follow the suit led if you can; lead spades only once broken or when
+    """Legal cards per docs/rules.md: follow the suit led if you can; lead spades only once broken or when
     holding nothing else."""
     hand = {c for c in range(NUM_CARDS) if game.hands[game.current_player] >> c & 1}
     if game.trick:
@@ -58,7 +58,7 @@ def winner_of(trick: list[tuple[int, int]]) -> int:
 
 
 def expected_side_score(bids, blind, tricks, bags_before: int, bag_limit: int, bag_penalty: int) -> dict:
-    """One side's hand per RULES.md 'Scoring a hand' and 'Sandbagging'."""
+    """One side's hand per docs/rules.md 'Scoring a hand' and 'Sandbagging'."""
     contract = counted = bags = nil = 0
     for bid, is_blind, took in zip(bids, blind, tricks):
         if bid == 0:  # Nil or Blind Nil: its tricks are bags, never toward the partner's bid

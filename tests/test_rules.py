@@ -1,4 +1,4 @@
-"""Every example and ruling of RULES.md section 1 (partnership Spades), pinned.
+"""Every example and ruling of docs/rules.md section 1 (partnership Spades), pinned.
 
 Scoring examples are checked on the pure scorer and, where the rule is about
 how a hand is scored in play, through the engine on constructed deals with

@@ -83,7 +83,7 @@ def test_pairing_statistics_on_a_hand_checked_example():
     g2 = game(2, 1, 0, 0, [hand((2, 2, 2, 2), (4, 2, 4, 3))])
     g3 = game(3, 1, 1, None, [hand((2, 2, 2, 2), (3, 3, 3, 4)),
                               hand((0, 3, 3, 0), (1, 6, 3, 3), blind=(False, False, False, True))])
-    # The points, worked out by hand from RULES.md.
+    # The points, worked out by hand from docs/rules.md.
     assert [h["points"] for g in (g0, g1, g2, g3) for h in g["hands"]] == [
         [50, -90], [130, 91], [44, 41], [42, 43], [-69, -164]]
     stats = pairing_stats([g0, g1, g2, g3], "A", "B")

@@ -1,4 +1,4 @@
-"""Two-player Spades (RULES.md section 2): every rule and ruling, through the engine and the env."""
+"""Two-player Spades (docs/rules.md section 2): every rule and ruling, through the engine and the env."""
 
 from __future__ import annotations
 

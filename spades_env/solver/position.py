@@ -59,7 +59,7 @@ class Position:
         return tuple(range(side, self.num_players, 2))
 
     def legal_moves(self) -> int:
-        """The cards the player to move may play, as a mask (RULES.md: follow suit; spades led once broken)."""
+        """The cards the player to move may play, as a mask (docs/rules.md: follow suit; spades led once broken)."""
         return legal_plays(self.hands[self.to_move], self.trick, self.spades_broken)
 
 

@@ -74,7 +74,7 @@ class Bidding:
 
     def _queue_exchanges(self, games) -> None:
         """Four players, after the bidding: each Blind Nil bidder whose partner did not bid Blind Nil
-        exchanges cards with the partner, in bidding order (RULES.md, "the exchange")."""
+        exchanges cards with the partner, in bidding order (docs/rules.md, "the exchange")."""
         be, xp, n = self._be, self._be.xp, self.num_players
         count = be.zeros(len(games), be.i64)
         first = second = be.full(len(games), -1, be.i64)
