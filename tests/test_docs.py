@@ -8,7 +8,10 @@
 - every test that a page names (``tests/test_x.py::test_y``) exists, and every rule of
   docs/rules.md names one;
 - the env's argument, observation and action tables, in docs/environment.md and in the
-  ``spades_v0`` docstring, agree with the code.
+  ``spades_v0`` docstring, agree with the code;
+- the repository paths, ``spades_env`` modules and names, and ``spades`` commands and flags that
+  the pages name exist (files move: the docs must follow);
+- a page with speed figures says when they were measured.
 """
 
 from __future__ import annotations
@@ -294,3 +297,78 @@ def test_speed_figures_say_when_they_were_measured(page):
     text = page.read_text()
     if re.search(r"\d(\.\d+)?[kM]? decisions(/s| per second)", text):
         assert re.search(r"measured on \d{4}-\d{2}-\d{2}", text, re.I), f"{rel(page)} gives speed figures, no date"
+
+
+# ------------------------------------------------------------------ names the docs use
+
+PATH_REF = re.compile(r"`((?:spades_env|agents|experiments|tests|examples|docs|\.ci)/[^`\s:]*)")
+MODULE_REF = re.compile(r"(?<![\w/.])spades_env(?:\.\w+)+")
+COMMAND = re.compile(r"^spades (\w+)(.*)")
+
+
+def code_lines(text: str) -> list[str]:
+    """Inline code spans and the lines of fenced blocks: where the docs write commands."""
+    fenced = [line.strip() for block in re.findall(r"```\w*\n(.*?)```", text, re.S) for line in block.splitlines()]
+    return fenced + re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", text, flags=re.S))
+
+
+def resolves(dotted: str) -> bool:
+    """``dotted`` is a module of the package, or an attribute of one."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        module = ".".join(parts[:cut])
+        try:
+            found = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.split(".")[0] in EXTRAS:
+                pytest.skip(f"{dotted} needs the {EXTRAS[exc.name.split('.')[0]]!r} extra")
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(found, attr):
+                return False
+            found = getattr(found, attr)
+        return True
+    return False
+
+
+def name_problems(text: str) -> list[str]:
+    """Repository paths and ``spades_env`` modules or names in ``text`` that do not exist."""
+    paths = {p.rstrip(".,") for p in PATH_REF.findall(text) if p.endswith("/") or "." in p.rsplit("/", 1)[-1]}
+    missing = [f"no path {p}" for p in sorted(paths) if not (list(ROOT.glob(p)) if "*" in p else (ROOT / p).exists())]
+    return missing + [f"no name {m}" for m in sorted(set(MODULE_REF.findall(text))) if not resolves(m)]
+
+
+def command_problems(text: str, capsys) -> list[str]:
+    """``spades`` commands and flags in the code of ``text`` that the command line does not have."""
+    from spades_env.agents.cli import COMMANDS, main
+
+    problems = []
+    for command, rest in (m.groups() for line in code_lines(text) if (m := COMMAND.match(line))):
+        if command not in COMMANDS:
+            problems.append(f"no command spades {command}")
+            continue
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        usage = capsys.readouterr().out
+        flags = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", rest))
+        problems += [f"spades {command} has no {f}" for f in sorted(flags) if f not in usage]
+    return problems
+
+
+@pytest.mark.parametrize("page", pages(), ids=rel)
+def test_paths_and_modules_named_in_the_docs_exist(page):
+    assert not name_problems(page.read_text()), rel(page)
+
+
+@pytest.mark.parametrize("page", pages(), ids=rel)
+def test_spades_commands_and_flags_in_the_docs_exist(page, capsys):
+    assert not command_problems(page.read_text(), capsys), rel(page)
+
+
+def test_the_name_and_command_checks_find_what_is_gone(capsys):
+    text = ("`agents/base.py` `agents/nope.py` `spades_env.agents.tournament.evaluate` `spades_env.nope` "
+            "`spades_env.SpadesGame.nope` `spades_env/Spades-v0`\n\n```bash\nspades replay x --game 3\n"
+            "spades tournament --agents a --no-such-flag\nspades fly\n```\n")
+    assert name_problems(text) == ["no path agents/nope.py", "no name spades_env.SpadesGame.nope",
+                                   "no name spades_env.nope"]
+    assert command_problems(text, capsys) == ["spades tournament has no --no-such-flag", "no command spades fly"]
