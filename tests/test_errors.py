@@ -112,8 +112,8 @@ def test_valid_options_are_accepted():
 
 def snapshot(game: SpadesGame) -> dict:
     """Everything in the engine, deep-copied (the generator by its state)."""
-    state = {k: copy.deepcopy(v) for k, v in vars(game).items() if k != "rng"}
-    if hasattr(game, "rng"):
+    state = {k: copy.deepcopy(v) for k, v in vars(game).items() if k not in ("_rng", "_rng_shared")}
+    if game.rng is not None:
         state["rng"] = copy.deepcopy(game.rng.bit_generator.state)
     return state
 
