@@ -77,11 +77,11 @@ from .game import SpadesGame
 
 PILE = "pile"  # the two-player discard pile
 STOCK = "stock"  # the two-player stock
-HAND_SIZE = 13
+HAND_SIZE = NUM_CARDS // 4  # cards dealt to each of four players, or drawn by each of two
 REJECTION_TRIES = 16  # shuffles tried before the exact sampler, when they look likely to succeed
 MIN_ACCEPTANCE = 0.1  # below this estimated acceptance rate, go straight to the exact sampler
 _CACHE_SIZE = 4096  # counting tables kept (by problem shape)
-ALL_BUT_SPADES = (1 << SPADES) - 1  # suits C, D, H as a void mask
+_ALL_BUT_SPADES = (1 << SPADES) - 1  # suits C, D, H as a void mask
 _VOID_CARDS = tuple(sum(SUIT_MASKS[s] for s in range(4) if voids >> s & 1) for voids in range(16))
 _CARD_IDS = {name: card for card, name in enumerate(CARD_NAMES)}
 
@@ -212,40 +212,41 @@ class _Problem:
         return _ways(tuple((len(cs), places) for cs, places in self.groups), self.capacities())
 
     def sample(self, rng: np.random.Generator) -> dict[Where, int]:
+        """A uniformly random consistent deal: place -> mask of its hidden cards."""
         if self.shuffle_first:
             for _ in range(REJECTION_TRIES):
-                dealt = self._shuffle_deal(rng)
+                dealt = self._deal_shuffled(rng)
                 if all(dealt[i] & ~self.slots[i].allowed == 0 for i in self.constrained):
                     return self._by_place(dealt)
+        return self._by_place(self._deal_exactly(rng))
+
+    def _deal_shuffled(self, rng: np.random.Generator) -> list[int]:
+        """The hidden cards shuffled and dealt in slot order, constraints unchecked."""
+        return self._split(_shuffled(self.cards, rng), range(len(self.slots)))
+
+    def _deal_exactly(self, rng: np.random.Generator) -> list[int]:
+        """Draw how many cards of each group go to each place (by the counts), then which ones."""
         dealt = [0] * len(self.slots)
         free_cards: list[int] = []
         for (cards, places), split in zip(self.groups, self.ways().sample(rng)):
-            order = _shuffled(cards, rng)
-            start = 0
+            order, start = _shuffled(cards, rng), 0
             for place, count in zip(places, split):
-                chunk = order[start:start + count]
-                start += count
+                chunk, start = order[start:start + count], start + count
                 if place == len(self.constrained):
                     free_cards += chunk
                 else:
                     dealt[self.constrained[place]] |= _mask(chunk)
-        for i, mask in zip(self.free, self._split_sizes(_shuffled(free_cards, rng))):
+        for i, mask in zip(self.free, self._split(_shuffled(free_cards, rng), self.free)):
             dealt[i] = mask
-        return self._by_place(dealt)
-
-    def _split_sizes(self, cards: list[int]) -> Iterator[int]:
-        start = 0
-        for i in self.free:
-            yield _mask(cards[start:start + self.slots[i].size])
-            start += self.slots[i].size
-
-    def _shuffle_deal(self, rng: np.random.Generator) -> list[int]:
-        order = _shuffled(self.cards, rng)
-        dealt, start = [], 0
-        for slot in self.slots:
-            dealt.append(_mask(order[start:start + slot.size]))
-            start += slot.size
         return dealt
+
+    def _split(self, cards: list[int], slots) -> list[int]:
+        """``cards`` cut into consecutive hands for the slots listed, by their sizes."""
+        out, start = [], 0
+        for i in slots:
+            out.append(_mask(cards[start:start + self.slots[i].size]))
+            start += self.slots[i].size
+        return out
 
     def _by_place(self, dealt: list[int]) -> dict[Where, int]:
         out: dict[Where, int] = {}
@@ -442,7 +443,7 @@ def _shown_voids(game: SpadesGame) -> list[int]:
     for i, (player, card) in enumerate(game.plays):
         spade = SUIT_OF[card] == SPADES
         if i % n == 0 and spade and not broken:
-            voids[player] |= ALL_BUT_SPADES
+            voids[player] |= _ALL_BUT_SPADES
         broken = broken or spade
     return voids
 

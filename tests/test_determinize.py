@@ -108,22 +108,6 @@ def test_clone_of_a_game_not_yet_reset():
     assert game.phase == Phase.GAME_OVER and game.rng is None
 
 
-@pytest.mark.parametrize("n", [4, 2])
-def test_a_change_to_the_clone_never_shows_in_the_original_and_back(n):
-    r = random.Random(n)
-    for game in POSITIONS[n][::7]:
-        before = snapshot(game)
-        clone = game.clone()
-        finish_hand(clone, r)  # past the end of the hand: the clone deals the next one
-        play_randomly(clone, r, 30)
-        assert snapshot(game) == before
-        clone = game.clone()
-        before = snapshot(clone)
-        finish_hand(game, r)
-        play_randomly(game, r, 30)
-        assert snapshot(clone) == before
-
-
 def replacement_position(seed: int) -> SpadesGame:
     """A two-player hand at its Blind Nil replacements (each one draws from the generator)."""
     r = random.Random(seed)
@@ -136,15 +120,36 @@ def replacement_position(seed: int) -> SpadesGame:
             return game
 
 
-@pytest.mark.parametrize("make", [lambda s: POSITIONS[4][s], lambda s: POSITIONS[2][s], replacement_position],
-                         ids=["four", "two", "two-replacements"])
+MAKERS = pytest.mark.parametrize(
+    "make", [lambda s: copy.deepcopy(POSITIONS[4][s]), lambda s: copy.deepcopy(POSITIONS[2][s]), replacement_position],
+    ids=["four", "two", "two-replacements"])
+
+
+@MAKERS
+def test_a_change_to_the_clone_never_shows_in_the_original_and_back(make):
+    r = random.Random(0)
+    for seed in range(4):
+        game = make(seed)
+        before = snapshot(game)
+        clone = game.clone()
+        finish_hand(clone, r)  # past the end of the hand: the clone deals the next one
+        play_randomly(clone, r, 30)
+        assert snapshot(game) == before
+        clone = game.clone()
+        before = snapshot(clone)
+        finish_hand(game, r)
+        play_randomly(game, r, 30)
+        assert snapshot(clone) == before
+
+
+@MAKERS
 def test_original_and_clone_each_continue_as_an_uncloned_twin(make):
     for seed in range(4):
         game, twin, twin_of_clone = make(seed), copy.deepcopy(make(seed)), copy.deepcopy(make(seed))
         clone = game.clone()
-        actions_seed = 100 + seed
-        for first, second in ((clone, twin_of_clone), (game, twin)):  # the clone draws first
-            r1, r2 = random.Random(actions_seed), random.Random(actions_seed)
+        pairs = [(clone, twin_of_clone), (game, twin)]
+        for first, second in pairs if seed % 2 else pairs[::-1]:  # either draws from the generator first
+            r1, r2 = random.Random(seed), random.Random(seed)
             finish_hand(first, r1), finish_hand(second, r2)
             play_randomly(first, r1, 40), play_randomly(second, r2, 40)
             assert snapshot(first) == snapshot(second)
@@ -180,6 +185,18 @@ def test_every_sample_is_a_valid_state_the_seat_cannot_tell_apart(n):
     wanted = {4: {"mid-trick", "voids", "exchange", "passing", "hand unseen", "later hand"},
               2: {"mid-trick", "voids", "drawing", "replacing", "drawn back?", "hand unseen", "later hand"}}[n]
     assert wanted <= set(seen), f"the positions miss {wanted - set(seen)}"
+
+
+def test_a_finished_game_resamples_too():
+    for n in (4, 2):
+        game = SpadesGame(num_players=n, single_hand=True)
+        game.reset(seed=n)
+        play_randomly(game, random.Random(n), 500)
+        assert game.game_over
+        for seat in range(n):
+            sample = game.resample(seat, 0)
+            assert player_view(sample, seat) == player_view(game, seat)
+            assert sample.information_state_key(seat) == game.information_state_key(seat)
 
 
 def features(game: SpadesGame, seat: int) -> set[str]:
@@ -340,31 +357,47 @@ def places_of(sample: SpadesGame, seat: int, hidden: int) -> dict[int, object]:
     return where
 
 
-def sample_places(game: SpadesGame, seat: int, count: int, seed: int) -> list[dict[int, object]]:
-    rng = np.random.default_rng(seed)
-    hidden = D._two_player_deal(game, seat)[0].unknown if game.num_players == 2 else \
-        D._four_player_deal(game, seat)[0].unknown
-    return [places_of(D.resample(game, seat, rng), seat, hidden) for _ in range(count)]
+def hidden_deal(game: SpadesGame, seat: int) -> D.HiddenDeal:
+    return (D._four_player_deal if game.num_players == 4 else D._two_player_deal)(game, seat)[0]
 
 
-@pytest.mark.parametrize("exact_only", [False, True], ids=["shuffle-first", "exact-sampler"])
-def test_sampled_places_follow_the_exact_distribution_four_players(exact_only, monkeypatch):
-    if exact_only:
-        monkeypatch.setattr(D, "MIN_ACCEPTANCE", 2.0)  # never shuffle first
-        D._Problem.of.cache_clear()
-    games = [ENDINGS[0], next(g for g in POSITIONS[4] if sum(v.bit_count() for v in g.voids) >= 2
-                              and len(g.plays) < 30)]
-    for i, game in enumerate(games):
-        exact = D.hidden_card_probabilities(game, 0)
-        assert not chi_square_failures(sample_places(game, 0, 3000, seed=i), exact)
+def sample_places(game: SpadesGame, seat: int, count: int, seed: int, full: bool) -> list[dict[int, object]]:
+    """Where each hidden card lands in ``count`` samples: read from whole resampled games
+    (``full``; the rebuilt stock and pile too) or from the hidden-card sampler alone (faster)."""
+    rng, deal = np.random.default_rng(seed), hidden_deal(game, seat)
+    if full:
+        return [places_of(D.resample(game, seat, rng), seat, deal.unknown) for _ in range(count)]
+    return [{c: where for where, mask in deal.sample(rng).items() for c in cards_of(mask)} for _ in range(count)]
+
+
+@pytest.fixture
+def fresh_problems():
+    """Problems are cached with the sampling path chosen; start and end with an empty cache."""
+    D._Problem.of.cache_clear()
+    yield
     D._Problem.of.cache_clear()
 
 
+@pytest.mark.parametrize("exact_only", [False, True], ids=["shuffle-first", "exact-sampler"])
+def test_sampled_places_follow_the_exact_distribution_four_players(exact_only, monkeypatch, fresh_problems):
+    if exact_only:
+        monkeypatch.setattr(D, "MIN_ACCEPTANCE", 2.0)  # never shuffle first
+    games = [ENDINGS[0], next(g for g in POSITIONS[4] if sum(v.bit_count() for v in g.voids) >= 2
+                              and len(g.plays) < 30)]
+    for i, game in enumerate(games):
+        deal = hidden_deal(game, 0)
+        assert D._Problem.of(deal.unknown, deal.layouts[0][1]).shuffle_first is not exact_only
+        exact = D.hidden_card_probabilities(game, 0)
+        assert not chi_square_failures(sample_places(game, 0, 3000, seed=i, full=False), exact)
+
+
 def test_sampled_places_follow_the_exact_distribution_two_players():
-    game = next(g for g in POSITIONS[2] if any(g.voids) and g.phase == Phase.PLAY)
-    seat = 0
-    exact = D.hidden_card_probabilities(game, seat)
-    assert not chi_square_failures(sample_places(game, seat, 3000, seed=1), exact)
+    """Read from whole resampled games, so the rebuilt stock and discard pile are checked too."""
+    playing = next(g for g in POSITIONS[2] if g.voids[1] and g.phase == Phase.PLAY and len(g.plays) <= 16)
+    drawing = next(g for g in POSITIONS[2] if g.phase == Phase.DRAW and 10 <= g.stock_pos <= 40)
+    for i, game in enumerate((playing, drawing)):
+        exact = D.hidden_card_probabilities(game, 0)
+        assert not chi_square_failures(sample_places(game, 0, 1500, seed=i, full=True), exact)
 
 
 def naive_places(game: SpadesGame, seat: int, count: int, seed: int) -> list[dict[int, object]]:
@@ -445,13 +478,12 @@ def test_the_drawn_back_model_matches_the_engine():
 def test_samples_draw_back_my_discards_as_often_as_the_engine_does():
     game, seat = drawn_back_position(random.Random(3), 3)
     expected = exact_drawn_back(3)
-    rng = np.random.default_rng(0)
-    observed = Counter()
-    for _ in range(1500):
-        sample = D.resample(game, seat, rng)
-        observed[(sample.hands[1 - seat] & game.discards[seat]).bit_count()] += 1
-    assert chi_square(observed, expected, 1500) < CHI2_CRITICAL[3]
-    assert observed[0] < 1500 * 0.5  # the opponent does hold my discards in most samples
+    rng, deal = np.random.default_rng(0), hidden_deal(game, seat)
+    observed = Counter((deal.sample(rng)[1 - seat] & game.discards[seat]).bit_count() for _ in range(2000))
+    assert chi_square(observed, expected, 2000) < CHI2_CRITICAL[3]
+    assert observed[0] < 2000 * 0.5  # the opponent does hold my discards in most samples
+    sample = D.resample(game, seat, rng)
+    assert sample.hands[1 - seat] & game.discards[seat]
 
 
 def test_drawn_back_places_follow_the_exact_distribution_with_voids():
@@ -460,7 +492,7 @@ def test_drawn_back_places_follow_the_exact_distribution_with_voids():
                       if gs[0].voids[1 - gs[1]] and gs[0].phase == Phase.PLAY)
     exact = D.hidden_card_probabilities(game, seat)
     assert sum(exact[c].get(1 - seat, 0) for c in cards_of(game.discards[seat]) if c in exact) > 0
-    assert not chi_square_failures(sample_places(game, seat, 2000, seed=3), exact)
+    assert not chi_square_failures(sample_places(game, seat, 2000, seed=3, full=False), exact)
 
 
 # ------------------------------------------------------------------ information state key
