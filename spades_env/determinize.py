@@ -16,7 +16,7 @@ three things from the engine, modelled on OpenSpiel's ``pyspiel.State`` API:
   seat cannot tell them apart (it remembers everything it has seen; perfect recall). It is a key
   for tables and caches, not meant for reading.
 
-What a seat knows (RULES.md): its own hand once it has looked; every bid, Blind Nil choice and
+What a seat knows (docs/rules.md): its own hand once it has looked; every bid, Blind Nil choice and
 card played, and by whom (hence the suits each seat has shown out of); the cards it passed to or
 received from its partner in the four-player Blind Nil exchange (passed cards are seen by both
 partners and by no one else); in the two-player draw, both cards of each of its own turns (the

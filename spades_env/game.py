@@ -1,6 +1,6 @@
 """The pure rules engine: a Spades game as a state machine.
 
-This module is the single source of truth for the rules (``RULES.md``). It
+This module is the single source of truth for the rules (``docs/rules.md``). It
 imports neither gymnasium nor pettingzoo; the PettingZoo environment,
 observation encoders, records, agents and tools are all views of a
 :class:`SpadesGame`.
@@ -64,7 +64,7 @@ def _check_int(name: str, value, low: int | None = None, high: int | None = None
 
 @dataclass(frozen=True)
 class SpadesConfig:
-    """Every Option of RULES.md; the defaults are the rules as written.
+    """Every Option of docs/rules.md; the defaults are the rules as written.
 
     ``max_hands`` ends an endless game by truncation (never a win);
     ``single_hand`` ends the episode after one hand (a training mode; the
@@ -584,7 +584,7 @@ class SpadesGame:
         return self.phase == Phase.GAME_OVER
 
     def _hand_record(self, results: list[SideScore]) -> dict:
-        """What RULES.md section 3 asks a hand to expose, JSON-ready (cards as text)."""
+        """What docs/rules.md section 3 asks a hand to expose, JSON-ready (cards as text)."""
         return {
             "hand": self.hand_number,
             "num_players": self.num_players,
