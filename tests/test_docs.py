@@ -20,6 +20,7 @@ import ast
 import dataclasses
 import importlib.util
 import inspect
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,6 +197,18 @@ def test_every_test_named_in_the_docs_exists():
     missing = [f"{rel(page)}: {file}::{name}" for page, (file, name) in sorted(named)
                if not (ROOT / file).is_file() or name not in test_functions(ROOT / file)]
     assert not missing, f"tests named in the docs that do not exist: {missing}"
+
+
+def test_the_rules_are_cited_where_they_live():
+    """The specification is docs/rules.md; the old reference outside the repository is cited nowhere."""
+    old = "RULES" + ".md"  # spelled apart, so that this file does not cite it either
+    citing = []
+    for folder, subfolders, names in os.walk(ROOT):
+        outputs = ("build", "dist", "results", "runs") if Path(folder) == ROOT else ()
+        subfolders[:] = [d for d in subfolders if not d.startswith(".") and d not in outputs]
+        citing += [rel(Path(folder) / n) for n in names if n.endswith((".py", ".md", ".toml"))
+                   and old in (Path(folder) / n).read_text(errors="ignore")]
+    assert not citing, f"cite docs/rules.md instead of {old} in {sorted(citing)}"
 
 
 def rule_items(text: str) -> list[str]:
