@@ -17,12 +17,14 @@ three things from the engine, modelled on OpenSpiel's ``pyspiel.State`` API:
   for tables and caches, not meant for reading.
 
 What a seat knows (docs/rules.md): its own hand once it has looked; every bid, Blind Nil choice and
-card played, and by whom (hence the suits each seat has shown out of); the cards it passed to or
+card played, and by whom (hence the suits each seat has shown out of, and that a seat leading a
+spade before spades were broken held nothing else); the cards it passed to or
 received from its partner in the four-player Blind Nil exchange (passed cards are seen by both
 partners and by no one else); in the two-player draw, both cards of each of its own turns (the
 card offered, its choice, the card kept or discarded), but of the opponent's turns only that they
 happened; its own Blind Nil replacements (card put back, card drawn) and how many the opponent
-made, not which; scores, bags and every earlier hand as it saw it.
+made, not which (a replacement is seen to happen; ``PlayerView`` shows neither); scores, bags and
+every earlier hand as it saw it.
 
 How hidden cards are dealt. The engine's chance events are all uniform (the deal, the stock, the
 replacement draws), and the hidden choices of other players are taken to carry no information
