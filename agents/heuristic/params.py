@@ -1,4 +1,16 @@
-"""The heuristic's tunable constants, in one place so that variants can be compared in a tournament."""
+"""The heuristic's tunable constants, in one place so that variants can be compared in a tournament.
+
+Figures written ``lower: x [a, b]; higher: y [c, d]`` come from
+``python -m spades_env.experiments.heuristic_params NAME``: the value shown
+against the default in a duplicate match of 2,000 single-hand four-player
+boards (one fixed seed per parameter, the bid jitter seeded by seat so that
+only the parameter differs), the value's points per deal minus the
+default's with its 95% CI. Negative favours the default. For scale, two
+copies of the defaults with a tournament's own agent seeds differ by
+-0.09 [-0.61, +0.44]. Parameters marked "not measured" only act at a game
+score (behind, near the target or the bag limit), which single-hand boards
+never reach, or only in the two-player game.
+"""
 
 from __future__ import annotations
 
@@ -26,32 +38,52 @@ class Params:
     # (about 10%): only when the game is otherwise lost.
     blind_nil_deficit_4p: int = 100
     blind_nil_deficit_2p: int = 250
-    blind_nil_near_target_4p: int = 120  # "near the target": the opponents within this many points of it
-    blind_nil_near_target_2p: int = 80  # two players: Blind Nil only with the opponent this near the target
-    nil_cover_bid: int = 4  # a partner who bid at least this many tricks can cover my Nil ...
-    nil_cover_risk: float = 0.15  # ... so the Nil danger allowed rises by this
-    nil_behind: int = 150  # this many points behind, take more risk ...
-    nil_behind_risk: float = 0.15  # ... on a Nil, by this
-    # Bid margins (subtracted from the rounded estimate; larger bids less) by the score.
+    blind_nil_near_target_4p: int = 120  # "near the target": the opponents this close to it (not measured)
+    blind_nil_near_target_2p: int = 80  # two players: Blind Nil only with the opponent this close (not measured)
+    nil_cover_bid: int = 4  # a partner who bid at least this many tricks can cover my Nil ... (not measured)
+    # ... so the Nil danger allowed rises by this. 0.0: +0.85 [+0.08, +1.62] (seed 109), not confirmed with
+    # seed 2026: -0.16 [-0.89, +0.56]; 0.3: -1.27 [-2.01, -0.53] (seed 2026: -1.03 [-1.74, -0.32]).
+    nil_cover_risk: float = 0.15
+    nil_behind: int = 150  # this many points behind, take more risk on a Nil ... (not measured)
+    nil_behind_risk: float = 0.15  # ... by this (not measured)
+    # Bid margins by the score (subtracted from the rounded estimate: a larger margin bids less); not measured.
     near_bag_limit: int = 3  # this many bags or fewer from the bag penalty ...
     near_bag_limit_margin: float = 0.2  # ... bid closer to what the hand takes, by this
     winning_margin: float = 0.2  # making a modest bid wins the game: bid this much lower
     losing_distance: int = 100  # the opponents this near the target and ahead ...
     losing_margin: float = 0.25  # ... we need the points: bid this much higher
-    overbid_discount: float = 0.3  # each trick the table has promised over 13 lowers my estimate by this
-    replace_margin: float = 0.05  # two-player Blind Nil: put a card back when it is this much worse than a draw
+    # Each trick the table has promised over 13 lowers my estimate by this. 0.15: -0.02 [-0.08, +0.03];
+    # 0.5: +0.02 [-0.03, +0.08].
+    overbid_discount: float = 0.3
+    replace_margin: float = 0.05  # two players' Blind Nil: put a card back when this much worse than a draw
     set_slack: int = 1  # after making our contract, play to set the opponents when they can lose at most this many
 
     # Card play. Probabilities are Knowledge's estimates for the opponents still to play; ranks are
-    # card rank indices (cards.JACK = 9).
-    safe: float = 0.8  # a card this likely to hold counts as a winner (win cheaply with it, cash it)
-    partner_safe: float = 0.7  # do not overtake a partner's winning card this likely to hold
-    hopeless: float = 0.25  # when my best winner holds less often than this, play a loser instead
-    cover_honour_rank: int = JACK  # second hand plays low, unless covering a led card this high with a winner
-    cover_ruff_max_rank: int = JACK  # covering my partner's Nil from void: ruff a trick won by a card this low
-    nil_attack_suit: float = 0.5  # attacking a Nil: lead a suit the Nil bidder holds with this probability
-    partner_ruff: float = 0.5  # lead a suit my partner is void in when it holds a spade with this probability
-    opponent_ruff: float = 0.2  # a low lead avoids a suit an opponent is void in and may ruff (this likely)
-
+    # card rank indices (cards.JACK = 9). None of the measured neighbours clearly beats a default.
+    # A card this likely to hold counts as a winner (win cheaply with it, cash it).
+    # 0.7: +0.18 [-0.63, +0.99]; 0.9: +0.26 [-0.99, +1.52].
+    safe: float = 0.8
+    # Do not overtake a partner's winning card this likely to hold. 0.6: +0.10 [-0.14, +0.34];
+    # 0.8: -0.11 [-0.38, +0.16].
+    partner_safe: float = 0.7
+    # When my best winner holds less often than this, play a loser instead. 0.15: -0.26 [-0.65, +0.12];
+    # 0.35: +0.03 [-0.19, +0.24].
+    hopeless: float = 0.25
+    # Second hand plays low, unless covering a led card this high with a winner. Ten (8): +0.31 [+0.03, +0.60],
+    # again with seed 2026: +0.34 [-0.02, +0.69] (a small edge, kept at jack until checked in whole games);
+    # queen (10): -0.20 [-0.61, +0.21].
+    cover_honour_rank: int = JACK
+    # Covering my partner's Nil from a void: ruff a trick won by a card this low. Ten: -0.03 [-0.23, +0.17];
+    # queen: +0.04 [-0.22, +0.31].
+    cover_ruff_max_rank: int = JACK
+    # Attacking a Nil: lead a suit the Nil bidder holds with this probability. 0.3: -0.12 [-0.47, +0.24];
+    # 0.7: -0.21 [-0.56, +0.15].
+    nil_attack_suit: float = 0.5
+    # Lead a suit my partner is void in when it holds a spade with this probability. 0.3: -0.03 [-0.07, +0.02];
+    # 0.7: -0.00 [-0.08, +0.08].
+    partner_ruff: float = 0.5
+    # A low lead avoids a suit an opponent is void in and may ruff, this likely. 0.1 and 0.4: +0.00 [+0.00, +0.00]
+    # (not one board changed: for a seat that showed out of a suit, the chance is hardly ever in between).
+    opponent_ruff: float = 0.2
 
 DEFAULT = Params()
