@@ -15,8 +15,7 @@ the table knows.
 
 from __future__ import annotations
 
-from spades_env.cards import FULL_DECK, SPADES, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, card_id, mask_of
-from spades_env.game import SpadesGame
+from spades_env.cards import FULL_DECK, SPADES, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, card_id, mask_of, trick_winner
 from spades_env.view import PlayerView
 
 PILE = -1  # the undisclosed discard pile (two players), a holder that never plays
@@ -131,7 +130,7 @@ class Knowledge:
         led = SUIT_OF[trick[0][1] if trick else card]
         best = card
         if trick:
-            winner = SpadesGame.trick_winner(list(trick) + [(self.me, card)])
+            winner = trick_winner(list(trick) + [(self.me, card)])
             if winner != self.me:
                 return 0.0
         prob = 1.0

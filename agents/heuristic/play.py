@@ -17,8 +17,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades_env.cards import KING, QUEEN, RANK_OF, SPADES, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, card_id, mask_of
-from spades_env.game import SpadesGame
+from spades_env.cards import (
+    KING,
+    QUEEN,
+    RANK_OF,
+    SPADES,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    card_id,
+    mask_of,
+    trick_winner,
+)
 from spades_env.view import PlayerView
 
 from .bidding import card_nil_danger
@@ -100,7 +110,7 @@ class CardChooser:
     # ---------------------------------------------------------------- helpers
 
     def wins_now(self, card: int) -> bool:
-        return SpadesGame.trick_winner(self.trick + [(self.me, card)]) == self.me
+        return trick_winner(self.trick + [(self.me, card)]) == self.me
 
     def survival(self, card: int) -> float:
         return self.k.p_survives(card, self.trick, self.after)
@@ -161,7 +171,7 @@ class CardChooser:
     def _follow_state(self) -> Follow:
         led = SUIT_OF[self.trick[0][1]]
         winners = [c for c in self.legal if self.wins_now(c)]
-        winner_seat = SpadesGame.trick_winner(self.trick)
+        winner_seat = trick_winner(self.trick)
         return Follow(led=led, following=any(SUIT_OF[c] == led for c in self.legal), winners=winners,
                       losers=[c for c in self.legal if c not in winners], winner_seat=winner_seat,
                       best=next(c for p, c in self.trick if p == winner_seat))
