@@ -10,7 +10,7 @@ peer. This module needs no ``pyspiel`` import: it translates plain data.
   ``p`` = OpenSpiel player ``p`` with the dealer at seat 3
   (:data:`OPENSPIEL_DEALER`), whose left-hand neighbour (seat 0) bids and
   leads first. Partnerships are 0 & 2 and 1 & 3 in both.
-- **Its deviations from docs/rules.md** (DESIGN.md lists them) are written out
+- **Its deviations from docs/rules.md** (docs/rules.md lists them) are written out
   here as models of the peer, never as our rules: :func:`openspiel_legal_mask`
   (partners' bids capped at 13, spades never broken) and
   :func:`openspiel_side_points` (its hand scoring: a failed Nil bidder's

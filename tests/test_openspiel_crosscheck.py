@@ -5,7 +5,7 @@ OpenSpiel deals and plays each hand (seeded random legal play); our engine
 At every decision OpenSpiel's legal set must be legal here and must equal
 our legal set narrowed by its two legality deviations (partners' bids capped
 at 13, spades never broken). At the end of the hand every partnership is
-classified by which scoring deviation of DESIGN.md applies, and:
+classified by which scoring deviation of OpenSpiel (docs/rules.md) applies, and:
 
 - where the rules agree, our hand points equal OpenSpiel's returns;
 - where a failed Nil bidder's tricks would count toward a partner who fell
