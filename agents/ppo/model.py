@@ -30,7 +30,7 @@ from .features import CardFeatures
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}
-GEN1 = CHECKPOINT_DIR / "ppo-4p-gen1.pt"  # the first four-player network, trained by PPO alone (docs/training_history.md)
+GEN1 = CHECKPOINT_DIR / "ppo-4p-gen1.pt"  # the first four-player network, PPO alone (docs/training_history.md)
 
 
 class ActorCritic(nn.Module):
