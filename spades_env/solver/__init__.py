@@ -18,14 +18,16 @@ API::
 
 - :func:`solve` / :func:`solve_position`: from a game or a :class:`Position`
   (:func:`position_of` reads one from a game's public attributes).
-  ``every_move=False`` makes only the optimal cards' values exact (faster).
+  ``every_move=False`` makes only the optimal cards' values exact (faster);
+  ``max_nodes`` bounds the work (:class:`NodeLimitReached` beyond it: long
+  endings with a Nil still standing can take millions of nodes).
 - :func:`solve_arrays`: the compiled solver on arrays, without checks, for
   callers that solve many positions (:func:`position_arrays` builds them).
 - :func:`warm_up`: compile now. The search is compiled by numba on first use
   (about 20 s) and cached on disk (``__pycache__`` beside the module, or
   numba's user cache dir when that is read-only), so later processes load it
   in about a second: call it once at a worker's start, not per decision.
-- :class:`SearchTable`: the transposition table (52 MiB by default) shared by
+- :class:`SearchTable`: the transposition table (60 MiB by default) shared by
   a process's solves; pass your own for another size.
 - :func:`reference_solve`: plain minimax, for tests on small endings only.
 
@@ -33,9 +35,10 @@ The fast solver is in :mod:`spades_env.solver.kernel` (its docstring says how
 it searches); ``experiments/bench_solver.py`` times it.
 """
 
-from .api import SearchTable, Solution, position_arrays, solve, solve_arrays, solve_position, warm_up
+from .api import NodeLimitReached, SearchTable, Solution, position_arrays, solve, solve_arrays, solve_position, warm_up
 from .position import Position, legal_plays, position_of, side_tables
 from .reference import reference_solve
 
 __all__ = ["solve", "solve_position", "solve_arrays", "position_arrays", "warm_up", "Solution", "SearchTable",
+           "NodeLimitReached",
            "Position", "position_of", "legal_plays", "side_tables", "reference_solve"]

@@ -4,34 +4,45 @@ Why it looks the way it does:
 
 - **Iterative, explicit stack.** numba's on-disk cache (``cache=True``) was
   seen to crash when loading a recursive search; a loop over a stack of
-  frames caches cleanly, so a process pays the ~20 s compilation once per
-  machine, not once per process (tournament workers, the CLI).
+  frames caches cleanly, so a machine pays the compilation (~25 s) once, not
+  every process (tournament workers, the CLI). State lives in a few flat
+  ``int64`` arrays indexed by named constants, allocated by the caller, and
+  the hot functions are compiled without numba's runtime (``_nrt=False``):
+  with it, passing arrays between functions cost atomic reference counts
+  that took 70% of the time.
 - **Point value, not tricks.** Nil bidders care which seat takes a trick and
-  bags make more tricks worth less, so every node's value is side 0's hand
-  points minus side 1's, looked up at the leaves in the side tables built by
-  :mod:`spades_env.solver.position` from the engine's scoring. The tricks
-  taken *during the search* (``d``, per seat) are part of the state.
-- **Static bounds.** ``lo[d]`` / ``hi[d]`` are the worst and best values over
-  every way the remaining tricks could still fall (a backward pass over the
-  trick counts, :func:`bounds_tables`). Most nodes of a settled hand (Nil
-  already failed, contract out of reach) are cut by them at once.
-- **Transposition table at trick boundaries,** keyed by relative ranks (the
-  owner of each card still held, suit by suit, low to high), so positions that
-  differ only in which small cards are gone share an entry; plus the leader,
-  spades broken and the tricks taken per seat (per side when the side has no
-  Nil bidder: then only the sum counts). It stores fail-soft bounds and the
-  best lead, and is kept between calls (entries of an earlier solve are told
-  apart by a stamp).
+  bags make more tricks worth less, so a node's value is side 0's hand points
+  minus side 1's, looked up in the side tables that
+  :mod:`spades_env.solver.position` builds from the engine's scoring. The
+  tricks each seat took since the root (``d``) are part of the state.
+- **Bounds by trick counts.** :func:`fill_bounds` tabulates, for every ``d``
+  and every number ``k`` of the remaining tricks side 0 could still take, the
+  worst and best value over the ways they can fall. A node is cut at once
+  when every outcome is on one side of the window (a settled hand: Nil
+  failed, contract out of reach), and at trick boundaries when the *quick
+  tricks* of the leader (top cards cashable without a ruff) or the *sure
+  trump tricks* (the top spades) confine ``k`` enough.
+- **Transposition table with partition search** (as in the bridge solver
+  DDS): an entry stores, besides bounds and the best lead, only the cards
+  whose ranks decided the result (the *relevant* cards: winners of tricks in
+  which another card of their suit fell, and the cards behind quick-trick
+  cuts). It matches every position with the same suit lengths in every hand,
+  the same leader, spades broken and trick counts, whose top cards of each
+  suit down to the lowest relevant one sit in the same hands: small cards
+  that never mattered may lie anywhere.
 - **Equivalent cards are one move:** cards of one hand and suit with no card
   of another hand (or of the current trick) between them.
-- **Move ordering:** the table's lead first, then a few trick-taking rules
-  (win cheaply, duck as a Nil bidder, let a partner's winner stand) and a
+- **Move ordering:** the table's lead first, then trick-taking rules (cash
+  winners, lead to a partner's winner or ruff; win cheaply, duck as a Nil
+  bidder, cover a partner's Nil, let a partner's winner stand), and a
   history table of cut-off moves.
+- **Zero-window searches** converge on the exact value (MTD(f)); each one
+  reuses the table's bounds.
 
 Layout shared with :mod:`spades_env.solver.api`: cards are ids 0..51
-(``suit * 13 + rank``, spades = 3); ``hands`` is ``int64[4]`` (seats 2 and 3
-empty in the two-player game); values are ``int64`` with ``INF`` beyond every
-reachable value.
+(``suit * 13 + rank``, spades = 3); seats 2 and 3 are empty in the
+two-player game; values are ``int64`` with ``INF`` beyond every reachable
+value.
 """
 
 from __future__ import annotations
@@ -40,28 +51,54 @@ import numpy as np
 from numba import njit
 
 INF = 1 << 20
-STRIDE = 14  # trick counts 0..13 per seat index the bounds tables
+MAX_TRICKS = 13
+K_RANGE = MAX_TRICKS + 2  # bounds[.., ci, k] for k = 0..13, then the overall bound at index 14
+OVERALL = MAX_TRICKS + 1
 SUIT_BITS = (1 << 13) - 1
 SPADE_BITS = SUIT_BITS << 39
-TT_WAYS = 2
+TT_WAYS = 4
 MAX_PLY = 53
 
-# Fields of the search state ``st``.
-NT, LEADER, BROKEN, WIN_SEAT, WIN_CARD, LEFT, NODES, CUT_FIRST, CUT_LATER, PROBES, HITS = range(11)
-STATE_SIZE = 12
-# Fields of a stack frame ``fr[ply]``.
+# The search state ``st``: hands, the current trick's cards, tricks taken per seat since the root, then scalars.
+HAND, TRICK, TAKEN = 0, 4, 8
+(NT, LEADER, BROKEN, WIN_SEAT, WIN_CARD, LEFT, PLAYERS, CI, NODES, NODE_LIMIT, ABORTED, CUTS_FIRST, CUTS_LATER,
+ PROBES, HITS) = range(12, 27)
+STATE_SIZE = 27
+# A stack frame ``fr[ply]``.
 (ALPHA, BETA, A0, B0, BEST, BEST_CARD, IDX, CNT, PLAYER, IS_TT, CARD, U_BROKEN, U_WIN_SEAT, U_WIN_CARD,
- U_LEADER, U_NT, U_TAKER, U_TRICK) = range(18)
-FRAME_SIZE = 18
-# Fields of a table entry's ``info`` row.
+ U_LEADER, U_NT, U_TAKER, U_TRICK, U_CI, REL_ALL, REL_BEST, REL_TT, LOW) = range(23)
+FRAME_SIZE = LOW + 4  # LOW + suit: the suit's cards below it are skipped (see next_move)
+# The key of a trick-boundary node ``kk[ply]``: suit lengths per hand, leader/broken/tricks, owner codes, suit sizes.
+K_LENGTHS, K_STATE, K_CODE, K_SIZE = 0, 1, 2, 6
+KEY_SIZE = 10
+# A table entry: ``tt_w[e]`` = lengths, state, pattern of suits 0-1, of suits 2-3; ``tt_i[e]`` = stamp, move, depth.
+W_LENGTHS, W_STATE, W_PATTERN = 0, 1, 2
 STAMP, MOVE, DEPTH = range(3)
 
 _M0 = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xC2B2AE3D27D4EB4F)
-_M2 = np.uint64(0x165667B19E3779F9)
 
 
-@njit(cache=True)
+def compact_index() -> np.ndarray:
+    """``didx[d0, d1, d2, d3]``: a dense index for every split of at most 13 tricks among four seats."""
+    didx = np.full((MAX_TRICKS + 1,) * 4, -1, np.int64)
+    i = 0
+    for d0 in range(MAX_TRICKS + 1):
+        for d1 in range(MAX_TRICKS + 1 - d0):
+            for d2 in range(MAX_TRICKS + 1 - d0 - d1):
+                for d3 in range(MAX_TRICKS + 1 - d0 - d1 - d2):
+                    didx[d0, d1, d2, d3] = i
+                    i += 1
+    return didx
+
+
+COMPACT = 2380  # splits counted by compact_index(): C(17, 4)
+
+
+# ---------------------------------------------------------------- bits
+
+
+@njit(cache=True, _nrt=False)
 def popcount(x: int) -> int:
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -69,195 +106,494 @@ def popcount(x: int) -> int:
     return (x * 0x0101010101010101 & 0x7FFFFFFFFFFFFFFF) >> 56
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lowest_card(x: int) -> int:
     return popcount((x & -x) - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def highest_card(x: int) -> int:
+    r = 0
+    for shift in (32, 16, 8, 4, 2, 1):
+        if x >> shift:
+            x >>= shift
+            r += shift
+    return r
+
+
+@njit(cache=True, _nrt=False)
 def suit_bits(card: int) -> int:
     return SUIT_BITS << (13 * (card // 13))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def beats(card: int, best: int) -> bool:
     """``card`` takes the trick from ``best``: higher in the same suit, or a spade on another suit."""
     s, t = card // 13, best // 13
     return (s == t and card > best) or (s == 3 and t != 3)
 
 
-@njit(cache=True)
-def bounds_index(d) -> int:
-    return ((d[0] * STRIDE + d[1]) * STRIDE + d[2]) * STRIDE + d[3]
+@njit(cache=True, _nrt=False)
+def live_cards(st) -> int:
+    return st[HAND] | st[HAND + 1] | st[HAND + 2] | st[HAND + 3]
+
+
+@njit(cache=True, _nrt=False)
+def owner(st, bit) -> int:
+    for seat in range(4):
+        if st[HAND + seat] & bit:
+            return seat
+    return -1
+
+
+# ------------------------------------------------------- bounds by tricks
 
 
 @njit(cache=True)
-def leaf_value(tables, d) -> int:
-    return tables[0, d[0], d[2]] - tables[1, d[1], d[3]]
+def fill_one(tables, bounds, didx, n, d0, d1, d2, d3, left, base, excluded):
+    """Bounds of one split ``d`` with ``left`` tricks still to fall, from the splits one trick later
+    (in the table at ``base``, where seat ``excluded`` takes no more tricks)."""
+    ci = base + didx[d0, d1, d2, d3]
+    for k in range(K_RANGE):
+        bounds[0, ci, k], bounds[1, ci, k] = INF, -INF
+    if left == 0:
+        v = tables[0, d0, d2] - tables[1, d1, d3]
+        bounds[0, ci, 0] = bounds[1, ci, 0] = bounds[0, ci, OVERALL] = bounds[1, ci, OVERALL] = v
+        return
+    for seat in range(n):
+        if seat == excluded:
+            continue
+        cj = base + didx[d0 + (seat == 0), d1 + (seat == 1), d2 + (seat == 2), d3 + (seat == 3)]
+        own = 1 if seat % 2 == 0 else 0
+        for k in range(own, left + 1):
+            bounds[0, ci, k] = min(bounds[0, ci, k], bounds[0, cj, k - own])
+            bounds[1, ci, k] = max(bounds[1, ci, k], bounds[1, cj, k - own])
+    for k in range(left + 1):
+        bounds[0, ci, OVERALL] = min(bounds[0, ci, OVERALL], bounds[0, ci, k])
+        bounds[1, ci, OVERALL] = max(bounds[1, ci, OVERALL], bounds[1, ci, k])
 
 
 @njit(cache=True)
-def bounds_tables(tables, left, n, lo, hi):
-    """Fill ``lo`` / ``hi`` (flat, ``STRIDE**4``) for every split ``d`` of at most ``left`` more tricks."""
-    d = np.zeros(4, np.int64)
-    strides = np.array([STRIDE ** 3, STRIDE ** 2, STRIDE, 1])
-    for total in range(left, -1, -1):
+def fill_table(tables, tricks, n, didx, bounds, base, excluded):
+    for total in range(tricks, -1, -1):
         for d0 in range(total + 1):
             for d1 in range(total - d0 + 1):
-                top2 = total - d0 - d1 if n == 4 else 0
-                for d2 in range(top2 + 1):
-                    if n == 2 and d0 + d1 != total:
-                        continue
-                    d[0], d[1], d[2] = d0, d1, d2
-                    d[3] = total - d0 - d1 - d2 if n == 4 else 0
-                    i = bounds_index(d)
-                    if total == left:
-                        lo[i] = hi[i] = leaf_value(tables, d)
-                        continue
-                    low, high = INF, -INF
-                    for seat in range(n):
-                        j = i + strides[seat]
-                        low = min(low, lo[j])
-                        high = max(high, hi[j])
-                    lo[i], hi[i] = low, high
+                if n == 2:
+                    if d0 + d1 == total:
+                        fill_one(tables, bounds, didx, n, d0, d1, 0, 0, tricks - total, base, excluded)
+                    continue
+                for d2 in range(total - d0 - d1 + 1):
+                    fill_one(tables, bounds, didx, n, d0, d1, d2, total - d0 - d1 - d2, tricks - total, base,
+                             excluded)
+
+
+@njit(cache=True)
+def fill_bounds(tables, tricks, n, didx, bounds, nil_bid):
+    """``bounds[0 / 1, didx[d], k]``: the least / greatest value when side 0 takes ``k`` of the tricks left
+    after the split ``d`` of the first ones; index ``OVERALL`` over every ``k``. The same at
+    ``(1 + j) * COMPACT + didx[d]`` over the outcomes where the Nil bidder ``j`` takes no more tricks."""
+    fill_table(tables, tricks, n, didx, bounds, 0, -1)
+    for seat in range(n):
+        if nil_bid[seat]:
+            fill_table(tables, tricks, n, didx, bounds, (1 + seat) * COMPACT, seat)
+
+
+@njit(cache=True, _nrt=False)
+def range_bounds(bounds, ci, low_k, high_k):
+    """The least and greatest value when side 0 takes between ``low_k`` and ``high_k`` of the tricks left."""
+    low, high = INF, -INF
+    for k in range(low_k, high_k + 1):
+        low = min(low, bounds[0, ci, k])
+        high = max(high, bounds[1, ci, k])
+    return low, high
+
+
+# ------------------------------------------------------ quick-trick bounds
+
+
+@njit(cache=True, _nrt=False)
+def quick_tricks(st, seat):
+    """Tricks the leader ``seat`` can cash from the top, suit by suit, before an opponent could ruff.
+
+    Returns (tricks, the cards they use). A side suit is cashed only while
+    every opponent holding a spade still follows; spades only when they may
+    be led. Partners' winners are not counted (no entry is assumed).
+    """
+    n = st[PLAYERS]
+    me = st[HAND + seat]
+    live = live_cards(st)
+    total, used = 0, 0
+    for suit in range(4):
+        mask = SUIT_BITS << (13 * suit)
+        if not me & mask or (suit == 3 and not st[BROKEN] and me & ~SPADE_BITS):
+            continue
+        x, run, run_cards = live & mask, 0, 0
+        while x:
+            top = 1 << highest_card(x)
+            if not top & me:
+                break
+            run, run_cards, x = run + 1, run_cards | top, x ^ top
+        if suit != 3:
+            for other in range(n):
+                if (other - seat) % 2 and st[HAND + other] & SPADE_BITS:
+                    run = min(run, popcount(st[HAND + other] & mask))
+        for _ in range(run):
+            top = 1 << highest_card(run_cards)
+            used |= top
+            run_cards ^= top
+        total += run
+    return total, used
+
+
+@njit(cache=True, _nrt=False)
+def sure_trumps(st):
+    """The side holding the top spade, the tricks its run of top spades must win, and those spades.
+
+    Every spade of the run wins the trick it falls in or falls with a
+    partner's higher one, so the side wins at least as many tricks as one of
+    its seats holds spades of the run.
+    """
+    x = live_cards(st) & SPADE_BITS
+    if not x:
+        return -1, 0, 0
+    side = owner(st, 1 << highest_card(x)) & 1
+    first, second, used = 0, 0, 0  # spades of the run held by the side's lower and higher seat
+    while x:
+        top = 1 << highest_card(x)
+        holder = owner(st, top)
+        if holder & 1 != side:
+            break
+        if holder < 2:
+            first += 1
+        else:
+            second += 1
+        used |= top
+        x ^= top
+    return side, max(first, second), used
+
+
+@njit(cache=True, _nrt=False)
+def nil_safe(st, seat) -> bool:
+    """The Nil bidder ``seat`` cannot take a trick whatever anyone plays.
+
+    It holds no spade and each of its cards is below every other live card
+    of its suit: a trick it follows is led higher, its discards cannot win,
+    and it never gets the lead. If it is on lead now, some other hand must
+    hold one of its suits, to follow that lead higher.
+    """
+    hand = st[HAND + seat]
+    if hand & SPADE_BITS:
+        return False
+    others = live_cards(st) & ~hand
+    lead_covered = st[LEADER] != seat
+    for suit in range(3):
+        mine = hand & (SUIT_BITS << (13 * suit))
+        if not mine:
+            continue
+        theirs = others & (SUIT_BITS << (13 * suit))
+        if theirs & ((2 << highest_card(mine)) - 1):
+            return False
+        lead_covered = lead_covered or theirs != 0
+    return lead_covered
+
+
+@njit(cache=True, _nrt=False)
+def nil_cut_table(st, nil_bid, didx):
+    """Where a standing Nil's fate is already sealed, the bounds table that only holds those outcomes.
+
+    Returns (bounds row, tricks of side 0 the row leaves out, tricks its ``k`` counts, relevant cards):
+    a Nil bidder holding the top spade will take the trick it falls in (the row of the split one trick
+    later, that trick counted); one that :func:`nil_safe` says cannot take a trick restricts the outcomes
+    to those where it takes none.
+    """
+    n = st[PLAYERS]
+    spades = live_cards(st) & SPADE_BITS
+    top = highest_card(spades) if spades else -1
+    for seat in range(n):
+        if not nil_standing(st, nil_bid, seat):
+            continue
+        if top >= 0 and st[HAND + seat] >> top & 1:
+            st[TAKEN + seat] += 1
+            ci = didx[st[TAKEN], st[TAKEN + 1], st[TAKEN + 2], st[TAKEN + 3]]
+            st[TAKEN + seat] -= 1
+            return ci, 1 - seat % 2, st[LEFT] // n - 1, 1 << top
+        if nil_safe(st, seat):
+            rel = 0
+            for suit in range(3):
+                if st[HAND + seat] & (SUIT_BITS << (13 * suit)):
+                    rel |= live_cards(st) & (SUIT_BITS << (13 * suit))
+            return (1 + seat) * COMPACT + st[CI], 0, st[LEFT] // n, rel
+    return st[CI], 0, st[LEFT] // n, 0
+
+
+@njit(cache=True, _nrt=False)
+def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
+    """Cut a trick-boundary node by the sure trump tricks and the leader's quick tricks.
+
+    The sure trump tricks must fall to their side: they bound the value both
+    ways. The quick tricks the leader's side *can* take but may decline (a
+    Nil, or bags, can make fewer tricks better), so they bound only that
+    side's result: from below for side 0, from above for side 1. Returns
+    (done, value, relevant cards).
+    """
+    tricks = st[LEFT] // st[PLAYERS]
+    low_k, high_k = 0, tricks  # side 0's tricks from here on
+    side, sure, trumps = sure_trumps(st)
+    if side == 0:
+        low_k = sure
+    elif side == 1:
+        high_k = tricks - sure
+    seat = st[LEADER]
+    quick, used = quick_tricks(st, seat)
+    ci, shift, span, rel = nil_cut_table(st, nil_bid, didx)
+    if seat & 1 == 0:
+        lower_from, lower_to, upper_from, upper_to = max(low_k, quick), high_k, low_k, high_k
+    else:
+        lower_from, lower_to, upper_from, upper_to = low_k, high_k, low_k, min(high_k, tricks - quick)
+    lower_from, lower_to = max(lower_from - shift, 0), min(lower_to - shift, span)
+    upper_from, upper_to = max(upper_from - shift, 0), min(upper_to - shift, span)
+    if lower_from > lower_to or upper_from > upper_to:
+        return False, 0, 0  # (cannot happen: every bound holds at once)
+    low, _ = range_bounds(bounds, ci, lower_from, lower_to)
+    _, high = range_bounds(bounds, ci, upper_from, upper_to)
+    if low >= fr[ply, BETA]:
+        return True, low, used | trumps | rel
+    if high <= fr[ply, ALPHA]:
+        return True, high, used | trumps | rel
+    return False, 0, 0
 
 
 # ---------------------------------------------------------------- the table
 
 
-@njit(cache=True)
-def suit_code(live, m0, m1, suit) -> int:
-    """The owners of a suit's live cards, low to high, 2 bits each, under a sentinel bit."""
-    x = live & (SUIT_BITS << (13 * suit))
-    code, shift = 0, 0
-    while x:
-        b = x & -x
-        x ^= b
-        owner = (1 if b & m0 else 0) | (2 if b & m1 else 0)
-        code |= owner << shift
-        shift += 2
-    return code | (1 << shift)
+@njit(cache=True, _nrt=False)
+def boundary_key(st, merge, kk, ply):
+    """Fill ``kk[ply]`` for the trick-boundary position: lengths per hand and suit, the leader, spades broken,
+    the tricks taken (per side when its members' tricks count alike), and each suit's owners high to low."""
+    lengths = 0
+    for suit in range(4):
+        size = 0
+        for seat in range(4):
+            count = popcount(st[HAND + seat] & (SUIT_BITS << (13 * suit)))
+            lengths |= count << (4 * (4 * suit + seat))
+            size += count
+        kk[ply, K_SIZE + suit] = size
+    d0, d1, d2, d3 = st[TAKEN], st[TAKEN + 1], st[TAKEN + 2], st[TAKEN + 3]
+    side0 = d0 + d2 if merge[0] else d0 | d2 << 4
+    side1 = d1 + d3 if merge[1] else d1 | d3 << 4
+    kk[ply, K_LENGTHS] = lengths
+    kk[ply, K_STATE] = side0 | side1 << 8 | st[LEADER] << 16 | st[BROKEN] << 18
+    m0, m1 = st[HAND + 1] | st[HAND + 3], st[HAND + 2] | st[HAND + 3]
+    live = m0 | m1 | st[HAND]
+    for suit in range(4):
+        code = 0
+        for rank in range(12, -1, -1):
+            bit = 1 << (13 * suit + rank)
+            if live & bit:
+                code = code << 2 | (1 if m0 & bit else 0) | (2 if m1 & bit else 0)
+        kk[ply, K_CODE + suit] = code
 
 
-@njit(cache=True)
-def table_key(hands, st, d, merge, key):
-    """Fill ``key`` (``uint64[3]``) for the trick-boundary position: relative ranks, leader, broken, tricks."""
-    live = hands[0] | hands[1] | hands[2] | hands[3]
-    m0, m1 = hands[1] | hands[3], hands[2] | hands[3]
-    w0 = suit_code(live, m0, m1, 0) | suit_code(live, m0, m1, 1) << 27
-    w1 = suit_code(live, m0, m1, 2) | suit_code(live, m0, m1, 3) << 27
-    side0 = d[0] + d[2] if merge[0] else d[0] | d[2] << 4
-    side1 = d[1] + d[3] if merge[1] else d[1] | d[3] << 4
-    w2 = side0 | side1 << 8 | st[LEADER] << 16 | st[BROKEN] << 18
-    key[0], key[1], key[2] = np.uint64(w0), np.uint64(w1), np.uint64(w2)
-
-
-@njit(cache=True)
-def table_slot(key, size) -> int:
-    h = key[0] * _M0 ^ key[1] * _M1 ^ key[2] * _M2
-    h ^= h >> np.uint64(31)
+@njit(cache=True, _nrt=False)
+def table_slot(kk, ply, size) -> int:
+    h = np.uint64(kk[ply, K_LENGTHS]) * _M0 ^ np.uint64(kk[ply, K_STATE]) * _M1
+    h ^= h >> np.uint64(29)
     return int(h & np.uint64(size - 1)) & ~(TT_WAYS - 1)
 
 
-@njit(cache=True)
-def table_find(tt_key, tt_info, key, stamp) -> int:
-    """The entry holding ``key`` in this solve, or -1."""
-    base = table_slot(key, tt_key.shape[0])
-    for i in range(base, base + TT_WAYS):
-        if (tt_info[i, STAMP] == stamp and tt_key[i, 0] == key[0] and tt_key[i, 1] == key[1]
-                and tt_key[i, 2] == key[2]):
-            return i
-    return -1
+@njit(cache=True, _nrt=False)
+def suit_pattern(tt_w, e, suit):
+    """(top cards fixed, their owners high to low) of ``suit`` in entry ``e``."""
+    p = (tt_w[e, W_PATTERN + suit // 2] >> (32 * (suit % 2))) & 0xFFFFFFFF
+    return p & 15, p >> 4
 
 
-@njit(cache=True)
-def table_store(tt_key, tt_val, tt_info, key, stamp, low, high, move, depth):
-    """Record bounds ``[low, high]`` (merged with what the entry knew) and the best lead."""
-    i = table_find(tt_key, tt_info, key, stamp)
-    if i >= 0:
-        low, high = max(low, tt_val[i, 0]), min(high, tt_val[i, 1])
-    else:
-        base = table_slot(key, tt_key.shape[0])
-        i = base
-        for j in range(base, base + TT_WAYS):
-            if tt_info[j, STAMP] != stamp:
-                i = j
-                break
-            if tt_info[j, DEPTH] < tt_info[i, DEPTH]:
-                i = j
-        tt_key[i, 0], tt_key[i, 1], tt_key[i, 2] = key[0], key[1], key[2]
-        tt_info[i, STAMP], tt_info[i, DEPTH] = stamp, depth
-    tt_val[i, 0], tt_val[i, 1] = low, high
-    if move >= 0:
-        tt_info[i, MOVE] = move
+@njit(cache=True, _nrt=False)
+def matches(tt_w, e, kk, ply) -> bool:
+    for suit in range(4):
+        k, top = suit_pattern(tt_w, e, suit)
+        if kk[ply, K_CODE + suit] >> (2 * (kk[ply, K_SIZE + suit] - k)) != top:
+            return False
+    return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def pattern_cards(st, tt_w, e) -> int:
+    """The cards an entry's pattern fixes, in this position: the top ones of each suit."""
+    live = live_cards(st)
+    out = 0
+    for suit in range(4):
+        k, _ = suit_pattern(tt_w, e, suit)
+        x = live & (SUIT_BITS << (13 * suit))
+        for _ in range(k):
+            top = 1 << highest_card(x)
+            out |= top
+            x ^= top
+    return out
+
+
+@njit(cache=True, _nrt=False)
 def relative_move(live, card) -> int:
     """``card`` as its suit and the number of live cards above it (what the table stores)."""
     above = live & suit_bits(card) & ~((2 << card) - 1)
     return (card // 13) << 4 | popcount(above)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def absolute_move(live, move) -> int:
     """The card a stored move names in this position (the inverse of :func:`relative_move`)."""
-    suit, above = move >> 4, move & 15
-    x = live & (SUIT_BITS << (13 * suit))
-    k = popcount(x) - 1 - above
-    for _ in range(k):
-        x &= x - 1
-    return lowest_card(x) if x else -1
+    if move < 0:
+        return -1
+    x = live & (SUIT_BITS << (13 * (move >> 4)))
+    for _ in range(move & 15):
+        if x:
+            x ^= 1 << highest_card(x)
+    return highest_card(x) if x else -1
+
+
+@njit(cache=True, _nrt=False)
+def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp):
+    """Look the trick-boundary position up (``kk[ply]`` filled) and narrow the window.
+
+    Returns (done, value, relevant cards, the stored lead or -1).
+    """
+    st[PROBES] += 1
+    base = table_slot(kk, ply, tt_w.shape[0])
+    low, high, low_e, high_e, move = -INF, INF, -1, -1, -1
+    for e in range(base, base + TT_WAYS):
+        if (tt_i[e, STAMP] != stamp or tt_w[e, W_LENGTHS] != kk[ply, K_LENGTHS]
+                or tt_w[e, W_STATE] != kk[ply, K_STATE] or not matches(tt_w, e, kk, ply)):
+            continue
+        if tt_v[e, 0] > low:
+            low, low_e = tt_v[e, 0], e
+        if tt_v[e, 1] < high:
+            high, high_e = tt_v[e, 1], e
+        if tt_i[e, MOVE] >= 0:
+            move = tt_i[e, MOVE]
+    if low_e < 0 and high_e < 0 and move < 0:
+        return False, 0, 0, -1
+    st[HITS] += 1
+    if low >= fr[ply, BETA]:
+        return True, low, pattern_cards(st, tt_w, low_e), -1
+    if high <= fr[ply, ALPHA]:
+        return True, high, pattern_cards(st, tt_w, high_e), -1
+    if low == high:
+        return True, low, pattern_cards(st, tt_w, low_e) | pattern_cards(st, tt_w, high_e), -1
+    if low > fr[ply, ALPHA]:
+        fr[ply, ALPHA] = low
+        fr[ply, REL_TT] |= pattern_cards(st, tt_w, low_e)
+    if high < fr[ply, BETA]:
+        fr[ply, BETA] = high
+        fr[ply, REL_TT] |= pattern_cards(st, tt_w, high_e)
+    return False, 0, 0, absolute_move(live_cards(st), move)
+
+
+@njit(cache=True, _nrt=False)
+def store_pattern(st, kk, ply, relevant):
+    """The pattern words of the position at ``ply``: per suit, the top cards down to the lowest relevant one."""
+    live = live_cards(st)
+    low_suits, high_suits = 0, 0
+    for suit in range(4):
+        mask = SUIT_BITS << (13 * suit)
+        rel = relevant & mask
+        k = popcount(live & mask & ~((rel & -rel) - 1)) if rel else 0
+        top = kk[ply, K_CODE + suit] >> (2 * (kk[ply, K_SIZE + suit] - k))
+        if suit < 2:
+            low_suits |= (k | top << 4) << (32 * suit)
+        else:
+            high_suits |= (k | top << 4) << (32 * (suit - 2))
+    return low_suits, high_suits
+
+
+@njit(cache=True, _nrt=False)
+def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant):
+    """Record bounds ``[low, high]`` and the best lead for every position sharing the relevant cards."""
+    p0, p1 = store_pattern(st, kk, ply, relevant)
+    base = table_slot(kk, ply, tt_w.shape[0])
+    slot = -1
+    for e in range(base, base + TT_WAYS):
+        if (tt_i[e, STAMP] == stamp and tt_w[e, W_LENGTHS] == kk[ply, K_LENGTHS]
+                and tt_w[e, W_STATE] == kk[ply, K_STATE] and tt_w[e, W_PATTERN] == p0
+                and tt_w[e, W_PATTERN + 1] == p1):
+            low, high = max(low, tt_v[e, 0]), min(high, tt_v[e, 1])
+            move = move if move >= 0 else tt_i[e, MOVE]
+            slot = e
+            break
+    if slot < 0:
+        slot = base
+        for e in range(base, base + TT_WAYS):
+            if tt_i[e, STAMP] != stamp:
+                slot = e
+                break
+            if tt_i[e, DEPTH] < tt_i[slot, DEPTH]:
+                slot = e
+    tt_w[slot, W_LENGTHS], tt_w[slot, W_STATE] = kk[ply, K_LENGTHS], kk[ply, K_STATE]
+    tt_w[slot, W_PATTERN], tt_w[slot, W_PATTERN + 1] = p0, p1
+    tt_v[slot, 0], tt_v[slot, 1] = low, high
+    tt_i[slot, STAMP], tt_i[slot, MOVE], tt_i[slot, DEPTH] = stamp, move, st[LEFT]
 
 
 # ------------------------------------------------------------ making moves
 
 
-@njit(cache=True)
-def play(hands, trick, d, st, fr, ply, card, n):
+@njit(cache=True, _nrt=False)
+def play(st, fr, ply, card, didx):
     """Play ``card`` for the frame's player, saving what :func:`unplay` needs; a full trick goes to its winner."""
-    f = fr[ply]
-    seat = f[PLAYER]
-    f[CARD], f[U_BROKEN], f[U_WIN_SEAT], f[U_WIN_CARD] = card, st[BROKEN], st[WIN_SEAT], st[WIN_CARD]
-    f[U_LEADER], f[U_NT], f[U_TAKER] = st[LEADER], st[NT], -1
-    hands[seat] ^= 1 << card
-    st[LEFT] -= 1
+    seat = fr[ply, PLAYER]
     nt = st[NT]
-    if card // 13 == 3 and (nt == 0 or trick[0] // 13 != 3):
+    fr[ply, CARD], fr[ply, U_BROKEN], fr[ply, U_WIN_SEAT] = card, st[BROKEN], st[WIN_SEAT]
+    fr[ply, U_WIN_CARD], fr[ply, U_LEADER], fr[ply, U_NT] = st[WIN_CARD], st[LEADER], nt
+    fr[ply, U_TAKER], fr[ply, U_TRICK], fr[ply, U_CI] = -1, st[TRICK + nt], st[CI]
+    st[HAND + seat] ^= 1 << card
+    st[LEFT] -= 1
+    if card // 13 == 3 and (nt == 0 or st[TRICK] // 13 != 3):
         st[BROKEN] = 1  # a spade led (only when allowed) or played on another suit
     if nt == 0 or beats(card, st[WIN_CARD]):
         st[WIN_SEAT], st[WIN_CARD] = seat, card
-    f[U_TRICK], trick[nt] = trick[nt], card  # the slot may hold a card of the trick a later unplay returns to
-    if nt + 1 < n:
+    st[TRICK + nt] = card  # the slot may hold a card of the trick a later unplay returns to: saved above
+    if nt + 1 < st[PLAYERS]:
         st[NT] = nt + 1
         return
     winner = st[WIN_SEAT]
-    d[winner] += 1
-    st[LEADER], st[NT] = winner, 0
-    f[U_TAKER] = winner
+    st[TAKEN + winner] += 1
+    st[LEADER], st[NT], fr[ply, U_TAKER] = winner, 0, winner
+    st[CI] = didx[st[TAKEN], st[TAKEN + 1], st[TAKEN + 2], st[TAKEN + 3]]
 
 
-@njit(cache=True)
-def unplay(hands, trick, d, st, fr, ply):
-    f = fr[ply]
-    trick[f[U_NT]] = f[U_TRICK]
-    if f[U_TAKER] >= 0:
-        d[f[U_TAKER]] -= 1
-    st[LEADER], st[NT], st[BROKEN] = f[U_LEADER], f[U_NT], f[U_BROKEN]
-    st[WIN_SEAT], st[WIN_CARD] = f[U_WIN_SEAT], f[U_WIN_CARD]
-    hands[f[PLAYER]] |= 1 << f[CARD]
+@njit(cache=True, _nrt=False)
+def unplay(st, fr, ply):
+    if fr[ply, U_TAKER] >= 0:
+        st[TAKEN + fr[ply, U_TAKER]] -= 1
+    st[TRICK + fr[ply, U_NT]] = fr[ply, U_TRICK]
+    st[LEADER], st[NT], st[BROKEN] = fr[ply, U_LEADER], fr[ply, U_NT], fr[ply, U_BROKEN]
+    st[WIN_SEAT], st[WIN_CARD], st[CI] = fr[ply, U_WIN_SEAT], fr[ply, U_WIN_CARD], fr[ply, U_CI]
+    st[HAND + fr[ply, PLAYER]] |= 1 << fr[ply, CARD]
     st[LEFT] += 1
+
+
+@njit(cache=True, _nrt=False)
+def trick_relevance(cards, count) -> int:
+    """The card that won the trick ``cards[:count]`` when its rank decided it (another card of its suit
+    fell in the trick), else nothing: whoever holds the other cards, the trick goes the same way."""
+    best = cards[0]
+    for k in range(1, count):
+        if beats(cards[k], best):
+            best = cards[k]
+    same = 0
+    for k in range(count):
+        same += cards[k] // 13 == best // 13
+    return 1 << best if same > 1 else 0
 
 
 # ------------------------------------------------------------ move choice
 
 
-@njit(cache=True)
-def legal_cards(hands, trick, st, seat) -> int:
+@njit(cache=True, _nrt=False)
+def legal_cards(st, seat) -> int:
     """The engine's rule: follow suit if you can; lead spades once broken or when holding nothing else."""
-    hand = hands[seat]
+    hand = st[HAND + seat]
     if st[NT]:
-        follow = hand & suit_bits(trick[0])
+        follow = hand & suit_bits(st[TRICK])
         return follow if follow else hand
     if st[BROKEN]:
         return hand
@@ -265,7 +601,7 @@ def legal_cards(hands, trick, st, seat) -> int:
     return rest if rest else hand
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_top(hand, live, card) -> int:
     """The highest card of ``card``'s run: the cards of ``hand`` above it with no other live card between."""
     while True:
@@ -276,7 +612,21 @@ def run_top(hand, live, card) -> int:
         card = lowest_card(nxt)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def run_below(hand, live, card) -> int:
+    """The cards of ``hand`` under ``card`` with no other live card between: the moves it stood for."""
+    out = 0
+    while True:
+        below = live & suit_bits(card) & ((1 << card) - 1)
+        if not below:
+            return out
+        card = highest_card(below)
+        if not hand >> card & 1:
+            return out
+        out |= 1 << card
+
+
+@njit(cache=True, _nrt=False)
 def distinct_moves(hand, legal, live) -> int:
     """One card of each run of equivalent cards, the highest."""
     out = 0
@@ -290,22 +640,46 @@ def distinct_moves(hand, legal, live) -> int:
     return out
 
 
-@njit(cache=True)
-def nil_standing(nil_bid, d, seat) -> bool:
+@njit(cache=True, _nrt=False)
+def nil_standing(st, nil_bid, seat) -> bool:
     """``seat`` bid Nil (or Blind Nil) and has taken no trick yet."""
-    return nil_bid[seat] == 1 and d[seat] == 0
+    return nil_bid[seat] == 1 and st[TAKEN + seat] == 0
 
 
-@njit(cache=True)
-def follow_rank(card, seat, st, d, nil_bid, n) -> int:
-    """How promising a card is for a seat following to the trick (higher first): a few trick-taking rules."""
+@njit(cache=True, _nrt=False)
+def lead_rank(st, card, seat, live, nil_bid) -> int:
+    """How promising a lead is (higher first)."""
+    n = st[PLAYERS]
+    mask = suit_bits(card)
+    low_first = 13 - card % 13
+    if nil_standing(st, nil_bid, seat):
+        return 64 + popcount(live & mask & ~((2 << card) - 1) & ~st[HAND + seat])
+    opponent_ruffs = False
+    for other in range(n):
+        if (other - seat) % 2 and card // 13 != 3 and not st[HAND + other] & mask and st[HAND + other] & SPADE_BITS:
+            opponent_ruffs = True
+    top = 1 << highest_card(live & mask)
+    if top & st[HAND + seat] and not opponent_ruffs:
+        return 80
+    if n == 4 and not opponent_ruffs:
+        partner = st[HAND + (seat + 2) % 4]
+        if top & partner and not nil_standing(st, nil_bid, (seat + 2) % 4):
+            return 60 + low_first
+        if not partner & mask and partner & SPADE_BITS and card // 13 != 3:
+            return 50 + low_first
+    return 20 + low_first
+
+
+@njit(cache=True, _nrt=False)
+def follow_rank(st, card, seat, nil_bid) -> int:
+    """How promising a card is for a seat following to the trick (higher first)."""
     wins = beats(card, st[WIN_CARD])
     low_first, high_first = 13 - card % 13, card % 13
-    leader_seat = st[WIN_SEAT]
-    partner_winning = n == 4 and leader_seat != seat and (leader_seat & 1) == (seat & 1)
-    if nil_standing(nil_bid, d, seat):  # duck with the highest card that loses; win as cheaply as possible
+    winner = st[WIN_SEAT]
+    partner_winning = st[PLAYERS] == 4 and winner != seat and (winner & 1) == (seat & 1)
+    if nil_standing(st, nil_bid, seat):  # duck with the highest card that loses; win as cheaply as possible
         return 64 + high_first if not wins else low_first
-    if nil_standing(nil_bid, d, leader_seat):  # a partner's Nil: cover it; an opponent's: let it win
+    if nil_standing(st, nil_bid, winner):  # a partner's Nil: cover it; an opponent's: let it win
         if partner_winning:
             return 64 + low_first if wins else low_first
         return 64 + low_first if not wins else low_first
@@ -314,26 +688,25 @@ def follow_rank(card, seat, st, d, nil_bid, n) -> int:
     return 64 + low_first if wins else 32 + low_first
 
 
-@njit(cache=True)
-def order_moves(moves, seat, st, d, nil_bid, hist, first, n, row, scores) -> int:
-    """Write ``moves`` into ``row``, most promising first; return how many."""
+@njit(cache=True, _nrt=False)
+def order_moves(st, seat, moves, live, nil_bid, hist, first, mv, ply, scores) -> int:
+    """Write ``moves`` into ``mv[ply]``, most promising first (the table's move, then by rules and history);
+    return how many. (A killer move per ply, tried too, cost nodes.)"""
     cnt = 0
     x = moves
     while x:
-        b = x & -x
-        x ^= b
-        card = lowest_card(b)
+        card = lowest_card(x)
+        x &= x - 1
         if card == first:
             score = 1 << 62
-        elif st[NT] == 0:
-            score = hist[seat, card]
         else:
-            score = follow_rank(card, seat, st, d, nil_bid, n) << 40 | min(hist[seat, card], (1 << 40) - 1)
+            rank = lead_rank(st, card, seat, live, nil_bid) if st[NT] == 0 else follow_rank(st, card, seat, nil_bid)
+            score = rank << 40 | min(hist[seat, card], (1 << 40) - 1)
         j = cnt
         while j > 0 and scores[j - 1] < score:
-            scores[j], row[j] = scores[j - 1], row[j - 1]
+            scores[j], mv[ply, j] = scores[j - 1], mv[ply, j - 1]
             j -= 1
-        scores[j], row[j] = score, card
+        scores[j], mv[ply, j] = score, card
         cnt += 1
     return cnt
 
@@ -341,177 +714,221 @@ def order_moves(moves, seat, st, d, nil_bid, hist, first, n, row, scores) -> int
 # ------------------------------------------------------------ the search
 
 
-@njit(cache=True)
-def last_trick(hands, st, d, tables, n) -> int:
-    """The value when each seat holds one card and the trick is about to start: nothing is left to choose."""
+@njit(cache=True, _nrt=False)
+def last_trick(st, bounds, didx, cards):
+    """(value, relevant cards) when each seat holds one card and a trick is about to start: nothing to choose."""
+    n = st[PLAYERS]
     seat = st[LEADER]
-    taker, best = seat, lowest_card(hands[seat])
-    for k in range(1, n):
+    taker, best = seat, -1
+    for k in range(n):
         other = (seat + k) % n
-        card = lowest_card(hands[other])
-        if beats(card, best):
-            taker, best = other, card
-    d[taker] += 1
-    value = leaf_value(tables, d)
-    d[taker] -= 1
-    return value
+        cards[k] = lowest_card(st[HAND + other])
+        if k == 0 or beats(cards[k], best):
+            taker, best = other, cards[k]
+    st[TAKEN + taker] += 1
+    ci = didx[st[TAKEN], st[TAKEN + 1], st[TAKEN + 2], st[TAKEN + 3]]
+    st[TAKEN + taker] -= 1
+    return bounds[0, ci, OVERALL], trick_relevance(cards, n)
 
 
-@njit(cache=True)
-def probe(hands, st, d, f, ctx, key):
-    """Look the trick-boundary position up; narrow the window. Returns (done, value, the stored lead or -1)."""
-    tables, lo, hi, merge, nil_bid, tt_key, tt_val, tt_info, stamp, hist = ctx
-    table_key(hands, st, d, merge, key)
-    e = table_find(tt_key, tt_info, key, stamp)
-    st[PROBES] += 1
-    if e < 0:
-        return False, 0, -1
-    st[HITS] += 1
-    low, high = tt_val[e, 0], tt_val[e, 1]
-    if low >= f[BETA] or low == high:
-        return True, low, -1
-    if high <= f[ALPHA]:
-        return True, high, -1
-    f[ALPHA], f[BETA] = max(f[ALPHA], low), min(f[BETA], high)
-    move = tt_info[e, MOVE]
-    live = hands[0] | hands[1] | hands[2] | hands[3]
-    return False, 0, absolute_move(live, move) if move >= 0 else -1
+@njit(cache=True, _nrt=False)
+def enter(st, fr, mv, kk, ply, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, scores):
+    """Start the node at ``ply``: settle it at once (bounds, table, quick tricks) or list its moves.
 
-
-@njit(cache=True)
-def enter(hands, trick, d, st, fr, ply, n, ctx, keys, mv, scores):
-    """Start the node at ``ply``: settle it at once (leaf, bounds, table) or list its moves. Returns (done, value)."""
-    tables, lo, hi, merge, nil_bid, tt_key, tt_val, tt_info, stamp, hist = ctx
-    f = fr[ply]
+    Returns (done, value, relevant cards).
+    """
     st[NODES] += 1
+    if st[NODES] > st[NODE_LIMIT] > 0:
+        st[ABORTED] = 1
+        return True, 0, 0
+    ci = st[CI]
     if st[LEFT] == 0:
-        return True, leaf_value(tables, d)
-    i = bounds_index(d)
-    if lo[i] >= f[BETA]:
-        return True, lo[i]
-    if hi[i] <= f[ALPHA]:
-        return True, hi[i]
-    seat = (st[LEADER] + st[NT]) % n
-    f[PLAYER], f[IS_TT] = seat, 0
+        return True, bounds[0, ci, OVERALL], 0
+    if bounds[0, ci, OVERALL] >= fr[ply, BETA]:
+        return True, bounds[0, ci, OVERALL], 0
+    if bounds[1, ci, OVERALL] <= fr[ply, ALPHA]:
+        return True, bounds[1, ci, OVERALL], 0
+    seat = (st[LEADER] + st[NT]) % st[PLAYERS]
+    fr[ply, PLAYER], fr[ply, IS_TT], fr[ply, REL_TT] = seat, 0, 0
     first = -1
-    live = hands[0] | hands[1] | hands[2] | hands[3]
     if st[NT] == 0:
-        if st[LEFT] == n:
-            return True, last_trick(hands, st, d, tables, n)
-        done, value, first = probe(hands, st, d, f, ctx, keys[ply])
+        if st[LEFT] == st[PLAYERS]:
+            value, rel = last_trick(st, bounds, didx, scores)
+            return True, value, rel
+        boundary_key(st, merge, kk, ply)
+        done, value, rel, first = probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp)
+        if not done:
+            done, value, rel = trick_count_cut(st, fr, ply, bounds, nil_bid, didx)
         if done:
-            return True, value
-        f[IS_TT] = 1
+            return True, value, rel
+        fr[ply, IS_TT] = 1
+    live = live_cards(st)
     for k in range(st[NT]):
-        live |= 1 << trick[k]
-    f[A0], f[B0] = f[ALPHA], f[BETA]
-    moves = distinct_moves(hands[seat], legal_cards(hands, trick, st, seat), live)
-    f[CNT] = order_moves(moves, seat, st, d, nil_bid, hist, first, n, mv[ply], scores)
-    f[IDX], f[BEST_CARD] = 0, -1
-    f[BEST] = -INF if seat & 1 == 0 else INF
-    return False, 0
+        live |= 1 << st[TRICK + k]
+    fr[ply, A0], fr[ply, B0] = fr[ply, ALPHA], fr[ply, BETA]
+    moves = distinct_moves(st[HAND + seat], legal_cards(st, seat), live)
+    fr[ply, CNT] = order_moves(st, seat, moves, live, nil_bid, hist, first, mv, ply, scores)
+    fr[ply, IDX], fr[ply, BEST_CARD], fr[ply, REL_ALL], fr[ply, REL_BEST] = 0, -1, 0, 0
+    for suit in range(4):
+        fr[ply, LOW + suit] = -1
+    fr[ply, BEST] = -INF if seat & 1 == 0 else INF
+    return False, 0, 0
 
 
-@njit(cache=True)
-def child_returned(fr, ply, value, hist, left, st) -> bool:
-    """Take a child's value into the frame; True on a cut-off."""
-    f = fr[ply]
-    if f[PLAYER] & 1 == 0:
-        if value > f[BEST]:
-            f[BEST], f[BEST_CARD] = value, f[CARD]
-        f[ALPHA] = max(f[ALPHA], value)
+@njit(cache=True, _nrt=False)
+def child_returned(st, fr, ply, value, rel, hist, cards) -> bool:
+    """Take a child's value and relevant cards into the frame (after :func:`unplay`); True on a cut-off."""
+    if fr[ply, U_TAKER] >= 0:  # the move closed a trick: its first cards are still in the slots
+        n = st[PLAYERS]
+        for k in range(n - 1):
+            cards[k] = st[TRICK + k]
+        cards[n - 1] = fr[ply, CARD]
+        rel |= trick_relevance(cards, n)
+    card = fr[ply, CARD]
+    if rel >> card & 1:  # its rank mattered: so do those of the equivalent cards it was played for
+        live = live_cards(st)
+        for k in range(st[NT]):
+            live |= 1 << st[TRICK + k]
+        rel |= run_below(st[HAND + fr[ply, PLAYER]], live, card)
+    fr[ply, REL_ALL] |= rel
+    if fr[ply, PLAYER] & 1 == 0:
+        if value > fr[ply, BEST]:
+            fr[ply, BEST], fr[ply, BEST_CARD], fr[ply, REL_BEST] = value, fr[ply, CARD], rel
+        fr[ply, ALPHA] = max(fr[ply, ALPHA], value)
     else:
-        if value < f[BEST]:
-            f[BEST], f[BEST_CARD] = value, f[CARD]
-        f[BETA] = min(f[BETA], value)
-    if f[ALPHA] >= f[BETA]:
-        hist[f[PLAYER], f[CARD]] += left * left
-        if f[IDX] == 1:
-            st[CUT_FIRST] += 1
-        else:
-            st[CUT_LATER] += 1
-        return True
-    return False
+        if value < fr[ply, BEST]:
+            fr[ply, BEST], fr[ply, BEST_CARD], fr[ply, REL_BEST] = value, fr[ply, CARD], rel
+        fr[ply, BETA] = min(fr[ply, BETA], value)
+    if fr[ply, ALPHA] < fr[ply, BETA]:
+        suit = card // 13
+        if fr[ply, LOW + suit] < 0:  # see next_move
+            rel_suit = fr[ply, REL_ALL] & (SUIT_BITS << (13 * suit))
+            low = lowest_card(rel_suit) if rel_suit else 13 * suit + 13
+            if card < low:
+                fr[ply, LOW + suit] = low
+        return False
+    hist[fr[ply, PLAYER], fr[ply, CARD]] += st[LEFT] * st[LEFT]
+    if fr[ply, IDX] == 1:
+        st[CUTS_FIRST] += 1
+    else:
+        st[CUTS_LATER] += 1
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp):
+    """(value, relevant cards) of the node at ``ply``; at a trick boundary, recorded in the table.
+
+    A bound that one child proved (a max node failing high, a min node
+    failing low) rests on that child's cards; any other result on every child's.
+    """
+    value = fr[ply, BEST]
+    if st[ABORTED]:
+        return value, 0
+    one_child = value >= fr[ply, B0] if fr[ply, PLAYER] & 1 == 0 else value <= fr[ply, A0]
+    rel = (fr[ply, REL_BEST] if one_child else fr[ply, REL_ALL]) | fr[ply, REL_TT]
+    if fr[ply, IS_TT]:
+        low = value if value > fr[ply, A0] else -INF
+        high = value if value < fr[ply, B0] else INF
+        card = fr[ply, BEST_CARD]
+        move = relative_move(live_cards(st), card) if card >= 0 else -1
+        table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, rel)
+    return value, rel
 
 
 @njit(cache=True)
-def finish(hands, st, fr, ply, ctx, keys) -> int:
-    """The node's value; at a trick boundary, record it in the table (fail-soft bounds)."""
-    tables, lo, hi, merge, nil_bid, tt_key, tt_val, tt_info, stamp, hist = ctx
-    f = fr[ply]
-    value = f[BEST]
-    if f[IS_TT]:
-        low = value if value > f[A0] else -INF
-        high = value if value < f[B0] else INF
-        live = hands[0] | hands[1] | hands[2] | hands[3]
-        move = relative_move(live, f[BEST_CARD]) if f[BEST_CARD] >= 0 else -1
-        table_store(tt_key, tt_val, tt_info, keys[ply], stamp, low, high, move, st[LEFT])
-    return value
+def workspace():
+    """The stack frames, move lists, node keys and scratch row one search uses."""
+    return (np.zeros((MAX_PLY, FRAME_SIZE), np.int64), np.zeros((MAX_PLY, MAX_TRICKS), np.int64),
+            np.zeros((MAX_PLY, KEY_SIZE), np.int64), np.zeros(MAX_TRICKS, np.int64))
 
 
-@njit(cache=True)
-def search(hands, trick, d, st, n, ctx, alpha, beta):
-    """Fail-soft alpha-beta from the position in ``hands`` / ``trick`` / ``d`` / ``st`` (restored on return).
+@njit(cache=True, _nrt=False)
+def next_move(st, fr, mv, ply) -> int:
+    """The next card to try at ``ply``, or -1.
+
+    A card below every relevant card of its suit (none of the cards whose
+    ranks decided the results so far) stands for every lower card of that
+    suit: once one such card was tried, the others would give the same
+    result (the partition argument of the table), so they are skipped, as
+    DDS does.
+    """
+    while fr[ply, IDX] < fr[ply, CNT]:
+        card = mv[ply, fr[ply, IDX]]
+        fr[ply, IDX] += 1
+        low = fr[ply, LOW + card // 13]
+        if low < 0 or card >= low:
+            return card
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def search(st, alpha, beta, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores):
+    """Fail-soft alpha-beta from the position in ``st`` (restored on return).
 
     Returns (value, best card or -1): side 0's hand points minus side 1's
     under perfect play, exact when strictly inside ``(alpha, beta)``, else a
     bound on the side it fell.
     """
-    hist = ctx[9]
-    fr = np.empty((MAX_PLY, FRAME_SIZE), np.int64)
-    mv = np.empty((MAX_PLY, 13), np.int64)
-    keys = np.empty((MAX_PLY, 3), np.uint64)
-    scores = np.empty(13, np.int64)
     ply = 0
     fr[0, ALPHA], fr[0, BETA] = alpha, beta
-    done, value = enter(hands, trick, d, st, fr, 0, n, ctx, keys, mv, scores)
+    done, value, rel = enter(st, fr, mv, kk, 0, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, scores)
     if done:
         return value, -1
     while True:
-        f = fr[ply]
-        if f[IDX] < f[CNT]:
-            card = mv[ply, f[IDX]]
-            f[IDX] += 1
-            play(hands, trick, d, st, fr, ply, card, n)
+        card = next_move(st, fr, mv, ply)
+        if card >= 0:
+            play(st, fr, ply, card, didx)
             ply += 1
-            fr[ply, ALPHA], fr[ply, BETA] = f[ALPHA], f[BETA]
-            done, value = enter(hands, trick, d, st, fr, ply, n, ctx, keys, mv, scores)
+            fr[ply, ALPHA], fr[ply, BETA] = fr[ply - 1, ALPHA], fr[ply - 1, BETA]
+            done, value, rel = enter(st, fr, mv, kk, ply, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist,
+                                     scores)
+            if st[ABORTED]:  # out of nodes: restore the position and give up
+                for back in range(ply - 1, -1, -1):
+                    unplay(st, fr, back)
+                return 0, -1
             if not done:
                 continue
         else:
-            value = finish(hands, st, fr, ply, ctx, keys)
+            value, rel = finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp)
         while True:  # hand the value up until a frame has moves left to try
             if ply == 0:
                 return value, fr[0, BEST_CARD]
             ply -= 1
-            unplay(hands, trick, d, st, fr, ply)
-            if not child_returned(fr, ply, value, hist, st[LEFT], st):
+            unplay(st, fr, ply)
+            if not child_returned(st, fr, ply, value, rel, hist, scores):
                 break
-            value = finish(hands, st, fr, ply, ctx, keys)
+            value, rel = finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp)
 
 
-@njit(cache=True)
-def exact_value(hands, trick, d, st, n, ctx, guess) -> int:
-    """The exact value by zero-window searches converging on it (MTD(f)), starting at ``guess``."""
-    lo, hi = ctx[1], ctx[2]
-    i = bounds_index(d)
-    lower, upper = lo[i], hi[i]
-    g = min(max(guess, lower), upper)
+@njit(cache=True, _nrt=False)
+def exact_value(st, guess, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores):
+    """The exact value by zero-window searches converging on it (MTD(f)), starting at ``guess``.
+
+    Returns (value, best card or -1).
+    """
+    lower, upper = bounds[0, st[CI], OVERALL], bounds[1, st[CI], OVERALL]
+    g, best = min(max(guess, lower), upper), -1
     while lower < upper:
         beta = g + 1 if g == lower else g
-        g, _ = search(hands, trick, d, st, n, ctx, beta - 1, beta)
+        g, card = search(st, beta - 1, beta, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk,
+                         scores)
+        if st[ABORTED]:
+            return 0, -1
         if g < beta:
             upper = g
         else:
-            lower = g
-    return g
+            lower, best = g, card
+    return g, best
 
 
 @njit(cache=True)
-def start_state(hands, trick, nt, leader, broken, n):
-    """The search state ``st`` for a position (the winner so far of a trick in progress included)."""
+def start_state(hands, trick, nt, leader, broken, n, didx):
+    """The search state for a position (the winner so far of a trick in progress included)."""
     st = np.zeros(STATE_SIZE, np.int64)
-    st[NT], st[LEADER], st[BROKEN] = nt, leader, broken
+    st[HAND:HAND + 4] = hands
+    st[TRICK:TRICK + 4] = trick
+    st[NT], st[LEADER], st[BROKEN], st[PLAYERS], st[CI] = nt, leader, broken, n, didx[0, 0, 0, 0]
     st[LEFT] = popcount(hands[0]) + popcount(hands[1]) + popcount(hands[2]) + popcount(hands[3])
     for k in range(nt):
         if k == 0 or beats(trick[k], st[WIN_CARD]):
@@ -520,53 +937,58 @@ def start_state(hands, trick, nt, leader, broken, n):
 
 
 @njit(cache=True)
-def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, tt_key, tt_val, tt_info, stamp, hist,
-               values, every_move):
-    """Solve a position: ``values[card]`` gets the exact value of each legal card (side 0 minus side 1).
+def move_value(st, root, card, best, maximizing, every_move, didx, args) -> int:
+    """The value after the root player plays ``card``: exact, or only whether it ties ``best``."""
+    play(st, root, 0, card, didx)
+    if every_move or best in (-INF, INF):
+        value, _ = exact_value(st, best, *args)
+    else:  # whether it ties the best: then its value is the best, else the bound shows it is worse
+        edge = best if maximizing else best + 1
+        value, _ = search(st, edge - 1, edge, *args)
+        if (value >= edge) if maximizing else (value < edge):
+            value = best
+    unplay(st, root, 0)
+    return value
 
-    With ``every_move`` false only the best value is exact: the other cards
-    get an upper bound (side 0 to move) or lower bound (side 1) that shows
-    they are worse, or the exact value when they tie the best. Returns
-    (the position's value, nodes searched).
+
+@njit(cache=True)
+def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx, bounds, tt_w, tt_v, tt_i, stamp,
+               hist, values, every_move, node_limit):
+    """Solve a position: ``values[card]`` gets the value of each legal card (side 0 minus side 1).
+
+    Every value is exact with ``every_move``; without, only the optimal cards'
+    are, and each other card gets a bound showing it is worse (an upper bound
+    when side 0 is to move, a lower bound when side 1 is). ``node_limit`` > 0
+    stops the search after that many nodes. Returns (the position's value,
+    nodes searched, whether the search finished).
     """
-    left = popcount(hands[0]) + popcount(hands[1]) + popcount(hands[2]) + popcount(hands[3])
-    remaining = (left + nt) // n
-    size = STRIDE ** 4
-    lo, hi = np.empty(size, np.int64), np.empty(size, np.int64)
-    bounds_tables(tables, remaining, n, lo, hi)
-    ctx = (tables, lo, hi, merge, nil_bid, tt_key, tt_val, tt_info, stamp, hist)
-    st = start_state(hands, trick, nt, leader, broken, n)
-    d = np.zeros(4, np.int64)
+    st = start_state(hands, trick, nt, leader, broken, n, didx)
+    st[NODE_LIMIT] = node_limit
+    fill_bounds(tables, (st[LEFT] + nt) // n, n, didx, bounds, nil_bid)
+    fr, mv, kk, scores = workspace()
+    args = (bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores)
     seat = (leader + nt) % n
     maximizing = seat & 1 == 0
-    live = hands[0] | hands[1] | hands[2] | hands[3]
+    best = -INF if maximizing else INF
+    if not every_move:
+        best, _ = exact_value(st, (bounds[0, st[CI], OVERALL] + bounds[1, st[CI], OVERALL]) // 2, *args)
+    live = live_cards(st)
     for k in range(nt):
         live |= 1 << trick[k]
-    legal = legal_cards(hands, trick, st, seat)
+    legal = legal_cards(st, seat)
     moves = distinct_moves(hands[seat], legal, live)
-    fr = np.zeros((1, FRAME_SIZE), np.int64)
-    fr[0, PLAYER] = seat
-    best = -INF if maximizing else INF
-    guess = (lo[0] + hi[0]) // 2
+    root = np.zeros((1, FRAME_SIZE), np.int64)
+    root[0, PLAYER] = seat
     x = moves
-    while x:
+    while x and not st[ABORTED]:
         card = lowest_card(x)
         x &= x - 1
-        play(hands, trick, d, st, fr, 0, card, n)
-        if every_move or best in (-INF, INF):
-            value = exact_value(hands, trick, d, st, n, ctx, guess)
-        else:  # only whether it ties or beats the best so far, and if so its exact value
-            edge = best if maximizing else best + 1
-            value, _ = search(hands, trick, d, st, n, ctx, edge - 1, edge)
-            if (value >= edge) if maximizing else (value < edge):
-                value = exact_value(hands, trick, d, st, n, ctx, value)
-        unplay(hands, trick, d, st, fr, 0)
-        values[card] = value
-        best = max(best, value) if maximizing else min(best, value)
-        guess = value
+        values[card] = move_value(st, root, card, best, maximizing, every_move, didx, args)
+        if every_move:
+            best = max(best, values[card]) if maximizing else min(best, values[card])
     x = legal & ~moves
     while x:
         card = lowest_card(x)
         x &= x - 1
         values[card] = values[run_top(hands[seat], live, card)]
-    return best, st[NODES]
+    return best, st[NODES], not st[ABORTED]
