@@ -14,7 +14,8 @@ import pytest
 
 from spades_env.agents.tournament import TournamentSpec, evaluate, main, play_index, run_tournament
 from spades_env.agents.tournament.reports import csv_report, markdown_report
-from spades_env.agents.tournament.stats import mean_ci, openskill_ratings, pairing_stats
+from spades_env.agents.tournament.schedule import SCHEDULE_VERSION
+from spades_env.agents.tournament.stats import board_value, mean_ci, openskill_ratings, pairing_stats
 from spades_env.records import read_games, replay_game
 from spades_env.scoring import score_side
 
@@ -50,11 +51,31 @@ def test_every_pairing_plays_the_same_boards_and_more_games_extend_the_schedule(
     assert [larger.plan(i) for i in range(small.total_games)] == plans
 
 
-def test_single_agent_plays_a_mirror_match_and_seeds_differ_between_the_two_games():
-    spec = TournamentSpec(agents=("heuristic",), games=2, seed=1, single_hand=True)
+def test_agent_seeds_are_mirrored_by_seat_so_a_mirror_match_replays_each_board():
+    spec = TournamentSpec(agents=("heuristic",), games=12, seed=1)
     assert spec.pairings == [(0, 0)]
-    a, b = spec.plan(0), spec.plan(1)
-    assert a.deal_seed == b.deal_seed and a.agent_seeds != b.agent_seeds
+    plans = [spec.plan(i) for i in range(spec.total_games)]
+    for first, second in zip(plans[::2], plans[1::2]):
+        assert first.deal_seed == second.deal_seed and first.agent_seeds == second.agent_seeds
+        assert len(set(first.agent_seeds)) == spec.num_players  # each seat its own luck
+    assert len({p.agent_seeds for p in plans}) == spec.boards
+    records = [play_index(spec, i) for i in range(spec.total_games)]
+    for first, second in zip(records[::2], records[1::2]):
+        assert first["hands"] == second["hands"]  # the same game twice: seats, cards, bids and plays
+    ci = pairing_stats(records, "heuristic", "heuristic")["points_per_deal_diff"]
+    assert (ci["mean"], ci["low"], ci["high"]) == (0.0, 0.0, 0.0)
+
+
+def test_a_folder_planned_by_an_older_schedule_is_not_resumed(tmp_path):
+    args = ["--agents", "random", "--games", "2", "--single-hand", "--out", str(tmp_path), "--workers", "1",
+            "--no-progress", "--no-plot"]
+    assert main(args) == 0
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["schedule"] == SCHEDULE_VERSION
+    del config["schedule"]  # what a folder written before the version was recorded holds
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    with pytest.raises(SystemExit, match="schedule"):
+        main(args)
 
 
 # --------------------------------------------------------------- statistics
@@ -104,6 +125,12 @@ def test_pairing_statistics_on_a_hand_checked_example():
     assert (a["mean_bid"], a["mean_tricks"]) == (pytest.approx(25 / 5), pytest.approx(39 / 5))
     assert (b["mean_bid"], b["mean_tricks"]) == (pytest.approx(23 / 5), pytest.approx(26 / 5))
     assert a["points_per_hand"] == pytest.approx((50 + 91 + 44 + 43 - 164) / 5)
+
+
+def test_a_board_is_one_ratio_over_both_games_hands():
+    assert board_value([(10, 3), (-4, 5)]) == 6 / 8  # a longer game weighs by its hands
+    assert board_value([(10, 3)]) is None  # the mirrored game is missing
+    assert board_value([(0, 0), (0, 0)]) is None
 
 
 def test_mean_ci_and_ratings():

@@ -15,6 +15,10 @@ import numpy as np
 
 from spades_env.game import SpadesConfig
 
+# The version of the rules below that turn a game index into a plan. It is saved in config.json, so a
+# rerun does not resume a folder whose games were planned otherwise. 2: agent seeds mirrored by seat.
+SCHEDULE_VERSION = 2
+
 
 def derive_seed(*key: int) -> int:
     """A 63-bit seed from a tuple of non-negative ints (numpy's SeedSequence hashing: well mixed, stable)."""
@@ -102,10 +106,22 @@ class TournamentSpec:
             index=index, board=board, pairing=pairing, swap=swap, side_agents=sides,
             seat_agents=tuple(sides[seat % 2] for seat in range(n)),
             deal_seed=derive_seed(self.seed, 0, board),
-            agent_seeds=tuple(derive_seed(self.seed, 1, board, swap, seat) for seat in range(n)),
+            agent_seeds=self.agent_seeds(board),
         )
+
+    def agent_seeds(self, board: int) -> tuple[int, ...]:
+        """The agents' seeds on ``board``, by seat and the same in both of its games.
+
+        Mirrored like the cards: whoever holds seat 0's cards in the second
+        game gets the seed that seat 0 had in the first, so an agent that
+        draws from its seed (the heuristic's bid jitter) meets the same luck
+        in both orientations, and two copies of one agent play the same game
+        twice (every board exactly 0).
+        """
+        return tuple(derive_seed(self.seed, 1, board, seat) for seat in range(self.num_players))
 
     def to_dict(self) -> dict:
         d = asdict(self)
         d["agents"], d["labels"] = list(self.agents), list(self.labels)
+        d["schedule"] = SCHEDULE_VERSION
         return d

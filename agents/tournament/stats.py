@@ -92,32 +92,49 @@ class SideTally:
         }
 
 
+def a_margin(rec: dict) -> int:
+    """Agent A's side's points minus B's over the hands of one game (A holds side ``swap`` of the board)."""
+    a_side = rec["swap"]
+    return sum(hand["points"][a_side] - hand["points"][1 - a_side] for hand in rec["hands"])
+
+
+def board_games(records: Iterable[dict]) -> dict[int, list[tuple[int, int]]]:
+    """Per board, ``(a_margin, hands)`` of each of its games, in the order of their side swap."""
+    boards: dict[int, dict[int, tuple[int, int]]] = {}
+    for rec in records:
+        boards.setdefault(rec["board"], {})[rec["swap"]] = (a_margin(rec), len(rec["hands"]))
+    return {board: [games[swap] for swap in sorted(games)] for board, games in boards.items()}
+
+
+def board_value(games: Sequence[tuple[int, int]]) -> float | None:
+    """A board's points per deal for A: both games' margins over both games' hands (None unless both ended).
+
+    One ratio over the pair rather than a mean of two per-game rates: the
+    hands both games played are mirrored, and a game that lasted longer
+    weighs by its hands, as each of its deals does.
+    """
+    hands = sum(h for _, h in games)
+    return sum(m for m, _ in games) / hands if len(games) == 2 and hands else None
+
+
 def pairing_stats(records: Iterable[dict], a: str, b: str) -> dict:
     """Results of agent label ``a`` against ``b`` from the records of their pairing.
 
     ``a`` is the label on side 0 in the first game of each board. With a
     mirror match (``a == b``) the two copies are told apart by that rule.
     """
+    records = list(records)
     tallies = {a: SideTally(), b: SideTally()} if a != b else {"first": SideTally(), "second": SideTally()}
-    wins_a = wins_b = draws = truncated = games = 0
-    boards: dict[int, list[float]] = {}  # board -> [sum of A-minus-B hand points, hands, games seen]
+    wins_a = wins_b = draws = truncated = 0
     side0_margin: list[float] = []  # per game: side 0 minus side 1 points per hand (seat bias check)
     for rec in records:
-        games += 1
         a_side = rec["swap"]  # A sits on side 0 in swap 0 and on side 1 in swap 1
         keys = (a, b) if a != b else ("first", "second")
-        diff = 0
         for hand in rec["hands"]:
             tallies[keys[0]].add_hand(hand, a_side)
             tallies[keys[1]].add_hand(hand, 1 - a_side)
-            diff += hand["points"][a_side] - hand["points"][1 - a_side]
-        n_hands = len(rec["hands"])
-        if n_hands:
-            side0_margin.append(sum(h["points"][0] - h["points"][1] for h in rec["hands"]) / n_hands)
-        acc = boards.setdefault(rec["board"], [0.0, 0, 0])
-        acc[0] += diff
-        acc[1] += n_hands
-        acc[2] += 1
+        if rec["hands"]:
+            side0_margin.append(sum(h["points"][0] - h["points"][1] for h in rec["hands"]) / len(rec["hands"]))
         truncated += bool(rec["truncated"])
         if rec["winner"] is None:
             draws += 1
@@ -125,7 +142,9 @@ def pairing_stats(records: Iterable[dict], a: str, b: str) -> dict:
             wins_a += 1
         else:
             wins_b += 1
-    complete = [total / hands for total, hands, seen in boards.values() if seen == 2 and hands]
+    values = [board_value(games) for games in board_games(records).values()]
+    complete = [v for v in values if v is not None]
+    games = len(records)
     names = list(tallies)
     return {
         "a": a,
