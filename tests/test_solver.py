@@ -1,0 +1,206 @@
+"""The double-dummy solver: the compiled search against plain minimax, and its lines against the engine's scoring.
+
+Endings come from random hands of both variants with Nil and Blind Nil bids
+(the two-player draw and the four-player Blind Nil exchange played at
+random), bags carried in near the limit, and other bag limits and penalties,
+stopped at a random point of the trick (mid-trick positions included).
+"""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from spades_env import actions as A
+from spades_env.cards import cards_of
+from spades_env.game import Phase, SpadesGame
+from spades_env.scoring import score_side
+from spades_env.solver import (
+    NodeLimitReached,
+    Position,
+    legal_plays,
+    position_of,
+    reference_solve,
+    side_tables,
+    solve,
+    solve_position,
+    warm_up,
+)
+
+CONFIGS = ({}, {"bag_limit": 5, "bag_penalty": 50}, {"bag_limit": 3, "bag_penalty": 100})
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled():
+    warm_up()  # the first session compiles (about 30 s) and caches; later ones load in about a second
+
+
+def bid_at_random(game: SpadesGame, rng: np.random.Generator) -> None:
+    """Bid (Nil often, Blind Nil sometimes) and play the draw and exchanges at random, up to the card play."""
+    while game.phase != Phase.PLAY:
+        legal = game.legal_actions()
+        if game.phase == Phase.BLIND:
+            action = A.BLIND_NIL if rng.random() < 0.2 else A.LOOK
+        elif game.phase == Phase.BID:
+            action = A.bid_action(0 if rng.random() < 0.3 else int(rng.integers(1, 5)))
+        else:
+            action = legal[int(rng.integers(len(legal)))]
+        game.apply(action)
+
+
+def random_hand(rng: np.random.Generator, num_players: int) -> SpadesGame:
+    config = CONFIGS[int(rng.integers(len(CONFIGS)))]
+    game = SpadesGame(num_players=num_players, single_hand=True, **config)
+    limit = game.config.bag_limit
+    game.reset(seed=int(rng.integers(1 << 30)), bags=[int(rng.integers(limit)), limit - 1 - int(rng.integers(2))])
+    bid_at_random(game, rng)
+    return game
+
+
+def endings(rng: np.random.Generator, num_players: int, hands: int, most: int):
+    """Positions with ``most``, ..., 1 tricks left from each of ``hands`` random hands, each stopped at a random
+    point of its trick (the playout goes on from there)."""
+    for _ in range(hands):
+        game = random_hand(rng, num_players)
+        for left in range(most, 0, -1):
+            stop = (13 - left) * num_players + int(rng.integers(num_players))
+            while len(game.plays) < stop:
+                legal = game.legal_actions()
+                game.apply(legal[int(rng.integers(len(legal)))])
+            yield game
+
+
+def check_against_minimax(rng: np.random.Generator, num_players: int, hands: int, most: int) -> int:
+    count = 0
+    for game in endings(rng, num_players, hands, most):
+        pos = position_of(game)
+        value, moves = reference_solve(pos)
+        sol = solve(game)
+        assert (sol.value, sol.move_values) == (value, moves), pos
+        assert sol.best_moves == sorted(c for c, v in moves.items() if v == value)
+        count += 1
+    return count
+
+
+def test_matches_minimax_two_players():
+    assert check_against_minimax(np.random.default_rng(1), 2, hands=200, most=4) == 800
+
+
+def test_matches_minimax_four_players():
+    assert check_against_minimax(np.random.default_rng(2), 4, hands=250, most=3) == 750
+
+
+def test_matches_minimax_four_players_four_tricks():
+    assert check_against_minimax(np.random.default_rng(3), 4, hands=20, most=4) == 80
+
+
+@pytest.mark.slow
+def test_matches_minimax_many_endings():
+    rng = np.random.default_rng(4)
+    assert check_against_minimax(rng, 2, hands=1000, most=4) + check_against_minimax(rng, 4, hands=150, most=4) \
+        == 4600
+
+
+def hand_points(game: SpadesGame, side: int) -> int:
+    points = game.hand_records[-1]["points"]
+    return points[side] - points[1 - side]
+
+
+def test_the_solved_line_scores_its_value_on_the_engine():
+    """Play the solver's choices out on the engine, in endings too long for minimax: the hand's points are the
+    value, every move's value is the value of the position it leads to, and every line keeps to the rules."""
+    rng = np.random.default_rng(5)
+    for num_players, most in ((4, 6), (2, 8)):
+        for game in endings(rng, num_players, hands=12, most=most):
+            game = copy.deepcopy(game)
+            side = game.side_of[game.current_player]
+            sol = solve(game)
+            for card, value in sol.move_values.items():
+                child = copy.deepcopy(game)
+                child.apply(card)
+                if child.phase == Phase.PLAY:
+                    mover = child.side_of[child.current_player]
+                    assert value == (1 if mover == side else -1) * solve(child).value
+            while game.phase == Phase.PLAY:
+                best = solve(game, every_move=False).best_moves
+                game.apply(best[int(rng.integers(len(best)))])
+            assert hand_points(game, side) == sol.value
+
+
+def test_legal_plays_are_the_engines():
+    rng = np.random.default_rng(6)
+    for num_players in (2, 4):
+        for _ in range(30):
+            game = random_hand(rng, num_players)
+            while game.phase == Phase.PLAY:
+                pos = position_of(game)
+                assert pos.legal_moves() == game.legal_mask() == legal_plays(
+                    game.hands[game.current_player], tuple(game.trick), game.spades_broken)
+                assert pos.to_move == game.current_player
+                legal = game.legal_actions()
+                game.apply(legal[int(rng.integers(len(legal)))])
+
+
+def test_side_tables_are_the_scoring():
+    rng = np.random.default_rng(7)
+    for num_players in (2, 4):
+        for game in endings(rng, num_players, hands=10, most=5):
+            pos = position_of(game)
+            tables = side_tables(pos)
+            for side in (0, 1):
+                seats = pos.members(side)
+                for a in range(pos.tricks_left + 1):
+                    for b in range(pos.tricks_left + 1 - a if num_players == 4 else 1):
+                        more = (a, b)[:len(seats)]
+                        expected = score_side([pos.bids[s] for s in seats], [pos.blind[s] for s in seats],
+                                              [pos.tricks[s] + m for s, m in zip(seats, more)], pos.bags[side],
+                                              pos.bag_limit, pos.bag_penalty).total
+                        assert tables[side, a, b] == expected
+
+
+def test_best_moves_only_match_every_move():
+    rng = np.random.default_rng(8)
+    for game in endings(rng, 4, hands=15, most=5):
+        full, quick = solve(game), solve(game, every_move=False)
+        assert quick.value == full.value and quick.best_moves == full.best_moves
+        assert all(quick.move_values[c] < full.value for c in full.move_values if c not in full.best_moves)
+
+
+def test_node_limit():
+    game = SpadesGame(single_hand=True)
+    game.reset(seed=11)
+    bid_at_random(game, np.random.default_rng(0))
+    with pytest.raises(NodeLimitReached):
+        solve(game, max_nodes=50)
+    small = next(endings(np.random.default_rng(9), 4, hands=1, most=2))
+    assert solve(small).value == reference_solve(position_of(small))[0]  # the table is still sound
+
+
+def test_only_card_play_positions():
+    game = SpadesGame()
+    game.reset(seed=1)
+    with pytest.raises(ValueError, match="card-play phase"):
+        solve(game)
+    bad = Position(4, (1, 2, 4, 8), (), 0, False, (2, 3, 3, 3), (1, 1, 1, 1), (False,) * 4, (0, 0))
+    with pytest.raises(ValueError, match="one card per trick"):
+        solve_position(bad)
+
+
+@pytest.mark.slow
+def test_a_new_process_loads_the_compiled_search_from_the_cache():
+    script = ("from spades_env.solver import kernel, warm_up; warm_up(); "
+              "print(sum(kernel.solve_root.stats.cache_hits.values()))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=True)
+    assert int(out.stdout.split()[-1]) >= 1
+
+
+def test_cards_and_positions_round_trip():
+    rng = np.random.default_rng(10)
+    game = next(endings(rng, 4, hands=1, most=3))
+    pos = position_of(game)
+    assert pos.tricks_left == 13 - sum(game.tricks)
+    assert sorted(cards_of(pos.legal_moves())) == game.legal_actions()
