@@ -307,11 +307,11 @@ def nil_cut_table(st, nil_bid, didx):
     to those where it takes none.
     """
     n = st[PLAYERS]
-    spades = live_cards(st) & SPADE_BITS
-    top = highest_card(spades) if spades else -1
     for seat in range(n):
         if not nil_standing(st, nil_bid, seat):
             continue
+        spades = live_cards(st) & SPADE_BITS
+        top = highest_card(spades) if spades else -1
         if top >= 0 and st[HAND + seat] >> top & 1:
             st[TAKEN + seat] += 1
             ci = didx[st[TAKEN], st[TAKEN + 1], st[TAKEN + 2], st[TAKEN + 3]]
@@ -343,23 +343,29 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
         low_k = sure
     elif side == 1:
         high_k = tricks - sure
-    seat = st[LEADER]
-    quick, used = quick_tricks(st, seat)
     ci, shift, span, rel = nil_cut_table(st, nil_bid, didx)
-    if seat & 1 == 0:
-        lower_from, lower_to, upper_from, upper_to = max(low_k, quick), high_k, low_k, high_k
-    else:
-        lower_from, lower_to, upper_from, upper_to = low_k, high_k, low_k, min(high_k, tricks - quick)
-    lower_from, lower_to = max(lower_from - shift, 0), min(lower_to - shift, span)
-    upper_from, upper_to = max(upper_from - shift, 0), min(upper_to - shift, span)
-    if lower_from > lower_to or upper_from > upper_to:
+    rel |= trumps
+    low_from, low_to = max(low_k - shift, 0), min(high_k - shift, span)
+    if low_from > low_to:
         return False, 0, 0  # (cannot happen: every bound holds at once)
-    low, _ = range_bounds(bounds, ci, lower_from, lower_to)
-    _, high = range_bounds(bounds, ci, upper_from, upper_to)
+    low, high = range_bounds(bounds, ci, low_from, low_to)
     if low >= fr[ply, BETA]:
-        return True, low, used | trumps | rel
+        return True, low, rel
     if high <= fr[ply, ALPHA]:
-        return True, high, used | trumps | rel
+        return True, high, rel
+    seat = st[LEADER]
+    mine = seat & 1 == 0
+    if (bounds[0, ci, low_to] < fr[ply, BETA]) if mine else (bounds[1, ci, low_from] > fr[ply, ALPHA]):
+        return False, 0, 0  # not even every trick (or none) for the leader's side would settle it
+    quick, used = quick_tricks(st, seat)
+    if mine:
+        low, _ = range_bounds(bounds, ci, min(max(low_from, quick - shift), low_to), low_to)
+        if low >= fr[ply, BETA]:
+            return True, low, rel | used
+    else:
+        _, high = range_bounds(bounds, ci, low_from, max(min(low_to, tricks - quick - shift), low_from))
+        if high <= fr[ply, ALPHA]:
+            return True, high, rel | used
     return False, 0, 0
 
 
