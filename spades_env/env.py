@@ -95,34 +95,40 @@ class raw_env(AECEnv, EzPickle):
     ``"history"`` or ``"oracle"``, see :mod:`spades_env.observations`);
     ``reward`` (``"score"``: at each scored hand, your side's points minus
     the other side's / ``POINTS_PER_REWARD`` (100), partners equal; ``"win"``: +1 / -1 at the end of
-    the game, 0 when truncated); ``render_mode`` (``"ansi"`` or
-    ``"human"``); and every rules Option of :class:`SpadesConfig`
+    the game, 0 when truncated); ``render_mode`` (``"ansi"``: the table as text, ``"human"``: printed,
+    ``"rgb_array"``: a picture, see :mod:`spades_env.render_rgb`); ``render_seat`` (``None``: every
+    hand face up in the picture; a seat: only that seat's); and every rules Option of :class:`SpadesConfig`
     (``target_score``, ``bag_limit``, ``max_hands``, ``single_hand``, ...).
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "spades_v0", "is_parallelizable": False, "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "spades_v0", "is_parallelizable": False,
+                "render_fps": 1}
 
     def __init__(self, num_players: int = 4, observation: str = "default", reward: str = "score",
-                 render_mode: str | None = None, **rules) -> None:
+                 render_mode: str | None = None, render_seat: int | None = None, **rules) -> None:
         EzPickle.__init__(self, num_players=num_players, observation=observation, reward=reward,
-                          render_mode=render_mode, **rules)
+                          render_mode=render_mode, render_seat=render_seat, **rules)
         super().__init__()
         if observation not in KINDS:
             raise ValueError(f"observation must be one of {KINDS}, got {observation!r}")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if render_seat is not None and render_seat not in range(num_players):
+            raise ValueError(f"render_seat must be None or a seat in 0..{num_players - 1}, got {render_seat!r}")
         known = {f.name for f in dataclasses.fields(SpadesConfig)}
         unknown = sorted(set(rules) - known)
         if unknown:
             raise ValueError(f"unknown option(s) {unknown}; rules options: {sorted(known - {'num_players'})}; "
-                             "env options: observation, reward, render_mode (and illegal_action for env())")
+                             "env options: observation, reward, render_mode, render_seat "
+                             "(and illegal_action for env())")
         self.config = SpadesConfig(num_players=num_players, **rules)
         self.game = SpadesGame(self.config)
         self.observation_kind = observation
         self.reward_mode = reward
         self.render_mode = render_mode
+        self.render_seat = render_seat
         self.possible_agents = [f"player_{p}" for p in range(num_players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
         low, high = bounds(num_players, observation)
@@ -230,10 +236,14 @@ class raw_env(AECEnv, EzPickle):
 
     # -------------------------------------------------------------- render
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        if self.render_mode == "rgb_array":
+            from .render_rgb import render_rgb  # Pillow is imported only by those who draw
+
+            return render_rgb(self.game, self.render_seat)
         text = render_text(self.game)
         just_scored = self.game.game_over or not self.game.actions  # the game ended, or a new hand has begun
         if self.game.hand_records and just_scored:

@@ -31,7 +31,7 @@ wrapper (and `TerminateIllegalWrapper` with `illegal_action="terminate"`);
 
 ``` python
 spades_v0.env(num_players=4, observation="default", reward="score", render_mode=None,
-              illegal_action="raise", target_score=500, bag_limit=10, bag_penalty=100,
+              render_seat=None, illegal_action="raise", target_score=500, bag_limit=10, bag_penalty=100,
               nil=True, blind_nil=True, blind_nil_min_deficit=None, mercy_threshold=None,
               max_hands=50, single_hand=False)
 ```
@@ -41,7 +41,8 @@ spades_v0.env(num_players=4, observation="default", reward="score", render_mode=
 | `num_players` | `4` | `4`: partnership Spades; `2`: two-player Spades (the hands are drawn from a stock) |
 | `observation` | `"default"` | `"default"`, `"history"` (+ the ordered tricks) or `"oracle"` (+ the other hands) |
 | `reward` | `"score"` | `"score"`: your side's points minus the other's / 100, per hand; `"win"`: ±1 at the end |
-| `render_mode` | `None` | `"ansi"` (returns the table as text) or `"human"` (prints it) |
+| `render_mode` | `None` | `"ansi"` (the table as text), `"human"` (prints it), `"rgb_array"` (a picture) |
+| `render_seat` | `None` | `rgb_array`: `None` draws every hand face up; a seat only its own |
 | `illegal_action` | `"raise"` | `"raise"`: `ValueError`, game untouched; `"terminate"`: -1 and game over (`env()`) |
 | `target_score` | `500` | the game is played to this score |
 | `bag_limit` | `10` | every `bag_limit` bags cost `bag_penalty` points |

@@ -58,7 +58,7 @@ def test_pettingzoo_render_test(kind):
 def test_metadata_and_spaces():
     env = spades_v0.env()
     assert env.metadata["name"] == "spades_v0" and env.metadata["is_parallelizable"] is False
-    assert set(env.metadata["render_modes"]) == {"human", "ansi"}
+    assert set(env.metadata["render_modes"]) == {"human", "ansi", "rgb_array"}
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
     for agent in env.possible_agents:
         assert env.action_space(agent).n == NUM_ACTIONS == 71

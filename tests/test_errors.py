@@ -87,7 +87,7 @@ def test_invalid_options_fail_at_construction(option, value):
 
 
 @pytest.mark.parametrize("argument, value", [("observation", "full"), ("reward", "points"),
-                                             ("render_mode", "rgb_array"), ("illegal_action", "ignore")])
+                                             ("render_mode", "rgb"), ("illegal_action", "ignore")])
 def test_invalid_env_arguments_fail_at_construction(argument, value):
     with pytest.raises(ValueError, match=argument):
         spades_v0.env(**{argument: value})
