@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from spades_env.agent import Agent, ask, observation_kind
+from spades_env.agent import Agent, ask, check_config, observation_kind, reset_agent
 from spades_env.game import IllegalActionError, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker
 
@@ -42,10 +42,13 @@ def play_game(
 
     ``agents[seat]`` acts for each seat; ``seed``, ``deal``, ``dealer``,
     ``scores`` and ``bags`` go to :meth:`SpadesGame.reset`, so the same seed
-    gives the same deals by seat. Each agent's ``reset(seat, seed)`` (if it
-    has one) is called first with ``agent_seeds[seat]``. When only one
-    action is legal it is taken without asking the agent unless
-    ``ask_forced``; this changes no outcome and saves the agents' time.
+    gives the same deals by seat. Each agent is checked against the config
+    (:func:`spades_env.agent.check_config`: its ``supported_players`` and
+    ``check_config``), then its ``reset(seat, seed, config)`` (or
+    ``reset(seat, seed)``, if it has one) is called with
+    ``agent_seeds[seat]``. When only one action is legal it is taken without
+    asking the agent unless ``ask_forced``; this changes no outcome and saves
+    the agents' time (the protocol, :class:`spades_env.agent.Agent`, says so).
     ``on_step(game, player, action)`` is called after every action.
     The result lies in the returned game: ``scores``, ``winner`` (side, or
     None), ``truncated`` and the per-hand ``hand_records``.
@@ -56,11 +59,11 @@ def play_game(
         raise ValueError(f"need one agent per seat: {n} for this variant, got {len(agents)}")
     if agent_seeds is not None and len(agent_seeds) != n:
         raise ValueError(f"agent_seeds must give {n} seeds, got {len(agent_seeds)}")
+    for agent in agents:
+        check_config(agent, game.config)
     game.reset(seed, deal=deal, dealer=dealer, scores=scores, bags=bags)
     for seat, agent in enumerate(agents):
-        reset = getattr(agent, "reset", None)
-        if reset is not None:
-            reset(seat, None if agent_seeds is None else agent_seeds[seat])
+        reset_agent(agent, seat, None if agent_seeds is None else agent_seeds[seat], game.config)
 
     kinds = {observation_kind(a) for a in agents} - {None}
     trackers = {kind: ObservationTracker(game, kind) for kind in kinds}

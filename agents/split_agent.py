@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_env.agent import needs_observation
-from spades_env.game import Phase
+from spades_env.agent import check_config, close_agent, needs_observation, reset_agent
+from spades_env.game import Phase, SpadesConfig
 from spades_env.view import PlayerView
 
 from .base import Agent, make_agent
@@ -20,7 +20,8 @@ from .base import Agent, make_agent
 
 class SplitAgent:
     """Card plays (the play phase) go to ``player``; every other decision (Blind Nil, bids, the Blind Nil
-    exchange, the two-player draw and replacements) goes to ``bidder``. Both get ``reset`` calls."""
+    exchange, the two-player draw and replacements) goes to ``bidder``. Both get ``reset``, ``check_config``
+    and ``close`` calls."""
 
     def __init__(self, bidder: str | Agent = "ppo", player: str | Agent = "heuristic") -> None:
         self.bidder = make_agent(bidder) if isinstance(bidder, str) else bidder
@@ -28,22 +29,30 @@ class SplitAgent:
         self.needs_observation = needs_observation(self.bidder) or needs_observation(self.player)
         self.needs_view = True  # the phase is read from the view
 
-    def reset(self, seat: int, seed: int | None = None) -> None:
+    def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:
         for agent in (self.bidder, self.player):
-            if hasattr(agent, "reset"):
-                agent.reset(seat, seed)
+            reset_agent(agent, seat, seed, config)
+
+    def check_config(self, config: SpadesConfig) -> None:
+        for role, agent in (("bidder", self.bidder), ("player", self.player)):
+            check_config(agent, config, f"the {role}")
+
+    def close(self) -> None:
+        for agent in (self.bidder, self.player):
+            close_agent(agent)
 
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
         agent = self.player if view.phase == Phase.PLAY else self.bidder
         return int(agent.act(observation, action_mask, view))
 
 
-def split_agent(arg: str) -> SplitAgent:
+def split_agent(arg: str | None = None) -> SplitAgent:
     """Registry factory for ``"split:BIDDER+PLAYER"``, e.g. ``split:ppo-gen1+heuristic``: the bids (and
-    every other decision outside card play) of BIDDER, the card play of PLAYER (registry names)."""
-    bidder, sep, player = arg.partition("+")
+    every other decision outside card play) of BIDDER, the card play of PLAYER (agent specs)."""
+    bidder, sep, player = (arg or "").partition("+")
     if not (sep and bidder and player):
-        raise ValueError(f"expected 'split:BIDDER+PLAYER' (e.g. split:ppo-gen1+heuristic), got 'split:{arg}'")
+        given = "split" if arg is None else f"split:{arg}"
+        raise ValueError(f"expected 'split:BIDDER+PLAYER' (e.g. split:ppo-gen1+heuristic), got {given!r}")
     return SplitAgent(bidder, player)
 
 

@@ -9,6 +9,7 @@ everywhere. Building agents from names (the registry) is a layer above.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from .actions import NUM_ACTIONS
 from .cards import bits_to_array
-from .game import SpadesGame
+from .game import SpadesConfig, SpadesGame
 from .view import PlayerView, player_view
 
 
@@ -25,15 +26,34 @@ class Agent(Protocol):
     """``act`` returns a legal action id for the seat the view belongs to.
 
     ``observation`` is the environment's vector, ``action_mask`` its int8
-    mask, ``view`` the structured per-player information set. ``reset`` (if
-    present) is called at the start of each game with the seat and a seed.
-    An agent is never asked about a forced move (a single legal action) unless
-    the driver is told to (``ask_forced``): the move is played for it.
+    mask, ``view`` the structured per-player information set. Everything else
+    is optional, and a driver calls only what an agent has:
 
-    Optional class attributes let the driver skip work an agent does not use:
-    ``needs_observation = False`` (then ``observation`` is None),
-    ``needs_view = False`` (then ``view`` is None), and ``observation_kind``
-    (``"default"``, ``"history"`` or ``"oracle"``) for the vector it reads.
+    - ``reset(seat, seed, config)``: at the start of each game, with the seat,
+      a seed for the agent's own randomness, and the game's
+      :class:`~spades_env.game.SpadesConfig` (the variant and every rule
+      option). A ``reset(seat, seed)`` of two parameters is called with two
+      (:func:`reset_agent`); declare ``config=None`` if you also want to be
+      called by drivers that know no config.
+    - ``supported_players = (4,)``: the variants the agent plays, and
+      ``check_config(config)``: raise ``ValueError`` saying why the agent
+      cannot play under ``config``. A tournament asks both
+      (:func:`check_config`) before any game starts, so a mismatch fails at
+      once with the agent's own reason instead of at its first ``act``.
+    - ``close()``: called once when the agent's owner is done with it (a
+      tournament calls it in every worker at the end of the run), to write
+      out counters or release an engine.
+    - ``needs_observation = False`` (then ``observation`` is None),
+      ``needs_view = False`` (then ``view`` is None), and ``observation_kind``
+      (``"default"``, ``"history"`` or ``"oracle"``) for the vector it reads:
+      the driver skips work the agent does not use.
+
+    **Forced moves.** An agent is never asked about a forced move (a single
+    legal action, such as the only card held in the led suit, or the last
+    card) unless the driver is told to (``ask_forced``): the move is played
+    for it and shows in the next view (``plays``, ``completed_tricks``). So
+    ``act`` is not called once per decision, and an agent that counts or
+    remembers must read the view, not its own calls.
     """
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int: ...
@@ -54,6 +74,56 @@ def needs_view(agent: Agent | ActFunction) -> bool:
 def observation_kind(agent: Agent | ActFunction, default: str = "default") -> str | None:
     """The observation kind ``agent`` reads, or None when it reads no vector."""
     return getattr(agent, "observation_kind", default) if needs_observation(agent) else None
+
+
+def reset_agent(agent: Agent | ActFunction, seat: int, seed: int | None, config: SpadesConfig | None) -> None:
+    """Call ``agent.reset`` (if it has one) with the config when it takes three arguments, else without."""
+    reset = getattr(agent, "reset", None)
+    if reset is None:
+        return
+    if _takes_config(reset):
+        reset(seat, seed, config)
+    else:
+        reset(seat, seed)
+
+
+def _takes_config(reset: Callable) -> bool:
+    try:
+        inspect.signature(reset).bind(0, None, None)
+    except (TypeError, ValueError):  # two parameters, or no signature to read: the two-argument form
+        return False
+    return True
+
+
+class UnsupportedConfigError(ValueError):
+    """An agent cannot play under a config (the variant, or a rule option it does not know)."""
+
+
+def check_config(agent: Agent | ActFunction, config: SpadesConfig, name: str | None = None) -> None:
+    """Raise :class:`UnsupportedConfigError` when ``agent`` declares it cannot play under ``config``.
+
+    Reads the agent's ``supported_players`` and calls its ``check_config``;
+    an agent that declares neither is taken to play anything. ``name``
+    (default the class name) starts the message.
+    """
+    name = name or type(agent).__name__
+    check = getattr(agent, "check_config", None)
+    if check is not None:  # first: the agent's own reason says more than the generic one below
+        try:
+            check(config)
+        except ValueError as exc:
+            raise UnsupportedConfigError(f"{name}: {exc}") from None
+    players = getattr(agent, "supported_players", None)
+    if players is not None and config.num_players not in tuple(players):
+        variants = " or ".join(str(p) for p in players)
+        raise UnsupportedConfigError(f"{name} plays the {variants}-player game only, not {config.num_players} players")
+
+
+def close_agent(agent: Agent | ActFunction) -> None:
+    """Call ``agent.close()`` if it has one."""
+    close = getattr(agent, "close", None)
+    if close is not None:
+        close()
 
 
 def forced_action(legal: int) -> int | None:

@@ -6,10 +6,20 @@ the observation vector. Both are views of the same :class:`SpadesGame`.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import NUM_CARDS, cards_of
 from .game import Phase, SpadesConfig, SpadesGame
+
+
+class CompletedTrick(NamedTuple):
+    """A finished trick of this hand: who led it, who won it, and its cards ``(seat, card)`` in play order."""
+
+    leader: int
+    winner: int
+    plays: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -25,10 +35,11 @@ class PlayerView:
     dealer: int  # dealer (four players) or first drawer (two players)
     bids: tuple[int | None, ...]  # per seat; 0 = Nil
     blind: tuple[bool, ...]  # per seat: the bid was Blind Nil
-    tricks: tuple[int, ...]  # tricks taken this hand, per seat
+    tricks_won: tuple[int, ...]  # tricks taken this hand, per seat
     trick: tuple[tuple[int, int], ...]  # current trick: (seat, card) in play order
     leader: int  # seat that leads (led) the current trick
     plays: tuple[tuple[int, int], ...]  # every card played this hand, (seat, card) in order
+    completed_tricks: tuple[CompletedTrick, ...]  # the finished tricks of this hand, in order
     voids: tuple[frozenset[int], ...]  # suits each seat has shown out of
     spades_broken: bool
     passed: tuple[int, ...]  # cards I passed to my partner
@@ -45,6 +56,23 @@ class PlayerView:
     replacements: tuple[tuple[int, int], ...] = ()
     stock_left: int = 0
     discard_pile_size: int = 0
+
+    @property
+    def tricks(self) -> tuple[int, ...]:
+        """Deprecated name of :attr:`tricks_won` (it read as "the tricks played")."""
+        warnings.warn("PlayerView.tricks is deprecated: use tricks_won (or completed_tricks for the tricks "
+                      "themselves)", DeprecationWarning, stacklevel=2)
+        return self.tricks_won
+
+
+def completed_tricks(game: SpadesGame) -> tuple[CompletedTrick, ...]:
+    """The finished tricks of the hand in play, from the engine's plays and trick winners."""
+    n = game.num_players
+    out = []
+    for k, winner in enumerate(game.trick_winners):
+        plays = tuple(game.plays[k * n:(k + 1) * n])
+        out.append(CompletedTrick(plays[0][0], winner, plays))
+    return tuple(out)
 
 
 def player_view(game: SpadesGame, seat: int) -> PlayerView:
@@ -63,10 +91,11 @@ def player_view(game: SpadesGame, seat: int) -> PlayerView:
         dealer=game.dealer,
         bids=tuple(game.bids),
         blind=tuple(game.blind),
-        tricks=tuple(game.tricks),
+        tricks_won=tuple(game.tricks),
         trick=tuple(game.trick),
         leader=game.leader,
         plays=tuple(game.plays),
+        completed_tricks=completed_tricks(game),
         voids=tuple(frozenset(s for s in range(4) if game.voids[p] >> s & 1) for p in range(n)),
         spades_broken=game.spades_broken,
         passed=tuple(c for g, _, c in game.passes if g == seat),

@@ -66,7 +66,7 @@ def test_agent_seeds_are_mirrored_by_seat_so_a_mirror_match_replays_each_board()
     assert (ci["mean"], ci["low"], ci["high"]) == (0.0, 0.0, 0.0)
 
 
-def test_a_folder_planned_by_an_older_schedule_is_not_resumed(tmp_path):
+def test_a_folder_planned_by_an_older_schedule_is_not_resumed(tmp_path, capsys):
     args = ["--agents", "random", "--games", "2", "--single-hand", "--out", str(tmp_path), "--workers", "1",
             "--no-progress", "--no-plot"]
     assert main(args) == 0
@@ -74,8 +74,8 @@ def test_a_folder_planned_by_an_older_schedule_is_not_resumed(tmp_path):
     assert config["schedule"] == SCHEDULE_VERSION
     del config["schedule"]  # what a folder written before the version was recorded holds
     (tmp_path / "config.json").write_text(json.dumps(config))
-    with pytest.raises(SystemExit, match="schedule"):
-        main(args)
+    assert main(args) == 2
+    assert "(schedule differ)" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------- statistics
@@ -197,11 +197,13 @@ def test_kill_9_then_rerun_gives_the_uninterrupted_results(tmp_path):
         replay_game(record)  # the records are the project's replayable game records
 
 
-def test_rerun_with_other_settings_is_refused(tmp_path):
+def test_rerun_with_other_settings_is_refused(tmp_path, capsys):
     assert main(["--agents", "random", "--games", "2", "--single-hand", "--out", str(tmp_path), "--workers", "1",
                  "--no-progress", "--no-plot"]) == 0
-    with pytest.raises(SystemExit, match="different tournament"):
-        main(["--agents", "random", "--games", "2", "--out", str(tmp_path), "--workers", "1", "--no-progress"])
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert main(["--agents", "random", "--games", "2", "--out", str(tmp_path), "--workers", "1", "--no-progress"]) == 2
+    assert "holds a different tournament (single_hand, config differ)" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing touched
 
 
 def test_two_player_single_hand_tournament(tmp_path):

@@ -59,7 +59,7 @@ class Follow:
 
 def make_plan(view: PlayerView, params: Params = DEFAULT) -> Plan:
     me, partner = view.seat, view.partner
-    bids, tricks = view.bids, view.tricks
+    bids, tricks = view.bids, view.tricks_won
     n = view.num_players
 
     def live_nil(p: int) -> bool:

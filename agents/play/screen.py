@@ -55,7 +55,7 @@ def _score_line(table: Table, view: PlayerView) -> str:
 def _bids_line(table: Table, view: PlayerView) -> str:
     bidding_over = view.phase in (Phase.PASS, Phase.REPLACE, Phase.PLAY)
     bids = " · ".join(f"{table.label(p)} {bid_text(view.bids[p], view.blind[p])}"
-                      + (f" took {view.tricks[p]}" if bidding_over else "") for p in range(view.num_players))
+                      + (f" took {view.tricks_won[p]}" if bidding_over else "") for p in range(view.num_players))
     return ("Bid/took: " if bidding_over else "Bids:   ") + bids
 
 

@@ -204,7 +204,21 @@ class PPOAgent:
             raise ValueError(f"{path}: network expects {data['obs_size']} inputs but the {self.num_players}-player "
                              f"default observation has {expected}")
 
-    def reset(self, seat: int | None = None, seed: int | None = None) -> None:
+    @property
+    def supported_players(self) -> tuple[int, ...]:
+        return (self.num_players,)
+
+    def check_config(self, config) -> None:
+        """Refuse another variant at once: the network reads the observation of the variant it was trained on."""
+        if config.num_players != self.num_players:
+            other = "ppo-2p" if config.num_players == 2 else "ppo"
+            raise ValueError(f"{self.path.name} is a {self.num_players}-player network ({self.model.obs_size} "
+                             f"inputs) and cannot play {config.num_players} players; use {other} or a "
+                             f"{config.num_players}-player policy file")
+
+    def reset(self, seat: int | None = None, seed: int | None = None, config=None) -> None:
+        if config is not None:
+            self.check_config(config)
         if seed is not None:
             self.generator.manual_seed(int(seed))
 

@@ -3,6 +3,13 @@
 :func:`play_index` is the unit of work: it needs only the spec and the index
 (the schedule derives the rest), so the local process pool and Ray tasks run
 the same function and return the same records, in whatever order they finish.
+
+Each process builds its agents once (one object per spec and seat) and the
+driver resets them every game; when the run ends, every agent object a
+process built gets its ``close()`` (the end-of-run hook of
+:class:`spades_env.agent.Agent`) in that process: at once in this process,
+and as each pool worker exits (the pool is closed, not terminated, after the
+last game). Ray workers outlive the run and are not told.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 
 from spades_env import records
+from spades_env.agent import close_agent
 
 from ..base import Agent, make_agent
 from ..match import play_game
@@ -66,24 +74,45 @@ def play_indices(spec: TournamentSpec, indices: Sequence[int]) -> list[dict]:
     return [play_index(spec, i) for i in indices]
 
 
+def close_agents() -> None:
+    """``close()`` every agent this process built for the run, and forget them (a next run builds anew)."""
+    agents = list(_AGENT_CACHE.values())
+    _AGENT_CACHE.clear()
+    for agent in agents:
+        close_agent(agent)
+
+
 def _init_worker() -> None:
+    from multiprocessing import util
+
     # One BLAS/torch thread per process: the processes already use every core.
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.environ.setdefault("MKL_NUM_THREADS", "1")
+    util.Finalize(None, close_agents, exitpriority=0)  # runs when the worker exits after pool.close()
 
 
 def run_local(spec: TournamentSpec, indices: Sequence[int], workers: int) -> Iterator[dict]:
     """Records of ``indices`` as they finish, over ``workers`` processes (in this process when 1)."""
     if workers <= 1 or len(indices) <= 1:
-        for i in indices:
-            yield play_index(spec, i)
+        try:
+            for i in indices:
+                yield play_index(spec, i)
+        finally:
+            close_agents()
         return
     import multiprocessing
 
     # spawn: safe with torch and threads, and the same on every platform.
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(min(workers, len(indices)), initializer=_init_worker) as pool:
+    pool = ctx.Pool(min(workers, len(indices)), initializer=_init_worker)
+    try:
         yield from pool.imap_unordered(partial(play_index, spec), indices, chunksize=1)
+        pool.close()  # the workers exit normally, running close_agents
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 
 def run_ray(spec: TournamentSpec, indices: Sequence[int], address: str | None = None,

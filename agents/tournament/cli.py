@@ -1,61 +1,129 @@
 """Duplicate round-robin tournaments between agents (``spades tournament``).
 
-The command line: parse the options into a :class:`.schedule.TournamentSpec`,
-check the agents before any worker starts, run, and print the summary.
+The command line: parse the options into a :class:`.schedule.TournamentSpec`
+(every rule option of ``spades_v0`` is a flag, generated from
+:class:`~spades_env.game.SpadesConfig`), check the agents and the output
+folder before anything is written (:func:`.run.check_run`), run, and print
+the summary. An input error is one line and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
+import re
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..base import make_agent
+from spades_env.game import SpadesConfig
+
+from ..base import AgentSpecError, load_agents_file
+from ..cli import ArgumentParser, int_at_least, positive_int
 from .backends import BACKENDS
 from .reports import print_summary
-from .run import run_tournament
+from .run import RunInputError, run_tournament
 from .schedule import TournamentSpec
+
+PROG = "spades tournament"
+
+# One line of help per SpadesConfig field: a new rule option without one fails the parser's construction
+# (and tests/test_cli.py), so every option of spades_v0 stays settable here.
+RULE_HELP = {
+    "num_players": "4 (partnership Spades) or 2 (two-player Spades)",
+    "target_score": "a side reaching this score wins the game",
+    "bag_limit": "every N bags (overtricks) cost --bag-penalty points",
+    "bag_penalty": "points lost each time a side's bags reach --bag-limit",
+    "nil": "allow Nil bids (--no-nil also removes Blind Nil)",
+    "blind_nil": "allow Blind Nil bids",
+    "blind_nil_min_deficit": "offer Blind Nil only to a side trailing by at least this many points "
+                             "(default: whenever Blind Nil is allowed)",
+    "mercy_threshold": "a side at or below this score loses, e.g. -350 (default: no mercy rule)",
+    "max_hands": "a game still open after this many hands is a draw",
+    "single_hand": "boards of one hand instead of games to the target score",
+}
+RULE_CHOICES = {"num_players": (4, 2)}
+
+
+def _rule_flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
+    """One flag per rule option, with SpadesConfig's defaults: ``--bag-limit 5``, ``--no-nil``, ``--single-hand``."""
+    group = parser.add_argument_group("rules (the options of spades_v0, docs/rules.md)")
+    for f in dataclasses.fields(SpadesConfig):
+        flag, help_text = _rule_flag(f.name), RULE_HELP[f.name]
+        if f.default is False:
+            group.add_argument(flag, action="store_true", help=help_text)
+        elif f.default is True:
+            group.add_argument(flag, action=argparse.BooleanOptionalAction, default=True, help=help_text)
+        else:
+            group.add_argument(flag, type=int, default=f.default, choices=RULE_CHOICES.get(f.name),
+                               metavar=None if f.name in RULE_CHOICES else "N", help=help_text)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="spades tournament", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--agents", nargs="+", required=True,
-                   help="agent pool: registered names (random, heuristic), ppo:path, or module:Class; "
-                        "one agent plays itself")
-    p.add_argument("--games", type=int, default=100, help="games per pairing (two per board, rounded up)")
-    p.add_argument("--seed", type=int, default=0, help="master seed: deals and agents' seeds derive from it")
-    p.add_argument("--out", type=Path, default=Path("results/tournament"),
+    p = ArgumentParser(prog=PROG, description="A duplicate round robin between agents: every board (a fixed "
+                                              "sequence of deals) is played twice, the sides swapped.",
+                       epilog="Agent specs: heuristic, heuristic:seed=3, ppo:path/to.pt, mybot:Bot:depth=3,"
+                              "name=deep, ./mybot.py:Bot (docs/agents.md#agent-specs).")
+    agents = p.add_mutually_exclusive_group(required=True)
+    agents.add_argument("--agents", nargs="+", metavar="SPEC",
+                        help="the pool: agent specs (see the end); one agent plays itself")
+    agents.add_argument("--agents-file", type=Path, metavar="FILE",
+                        help="JSON or YAML mapping display names to specs, or to {spec, kwargs}")
+    p.add_argument("--games", type=positive_int, default=100, metavar="N",
+                   help="games per pairing (two per board, rounded up)")
+    p.add_argument("--seed", type=int_at_least(0), default=0, metavar="S",
+                   help="master seed: deals and agents' seeds derive from it")
+    p.add_argument("--out", type=Path, default=Path("results/tournament"), metavar="DIR",
                    help="output folder; a rerun with the same folder resumes")
-    p.add_argument("--num-players", type=int, choices=(4, 2), default=4)
-    p.add_argument("--single-hand", action="store_true", help="boards of one hand instead of games to the target")
-    p.add_argument("--target-score", type=int, default=500)
-    p.add_argument("--max-hands", type=int, default=50, help="a game still open after this many hands is a draw")
     p.add_argument("--include-self", action="store_true", help="also play each agent against itself")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (local backend)")
-    p.add_argument("--backend", choices=BACKENDS, default="local")
-    p.add_argument("--ray-address", default=None, help="Ray cluster address (default: start a local Ray)")
-    p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1, metavar="N",
+                   help="processes for the local backend (default: the number of cores)")
+    p.add_argument("--backend", choices=BACKENDS, default="local", help="where the games run")
+    p.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                   help="Ray cluster address (default: start a local Ray)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-plot", action="store_true", help="no pairwise.png")
+    add_rule_arguments(p)
     return p
 
 
 def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
-    return TournamentSpec(agents=tuple(args.agents), games=args.games, seed=args.seed,
-                          num_players=args.num_players, single_hand=args.single_hand,
-                          target_score=args.target_score, max_hands=args.max_hands, include_self=args.include_self)
+    """The tournament the options describe; raises ValueError (AgentSpecError) on a bad agents file or option."""
+    agents = load_agents_file(args.agents_file) if args.agents_file else args.agents
+    fixed = {f.name for f in dataclasses.fields(TournamentSpec)}
+    rules = {f.name: getattr(args, f.name) for f in dataclasses.fields(SpadesConfig)}
+    return TournamentSpec(agents=tuple(agents), games=args.games, seed=args.seed, include_self=args.include_self,
+                          **{k: v for k, v in rules.items() if k in fixed},
+                          rules={k: v for k, v in rules.items() if k not in fixed})
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    spec = spec_from_args(args)
-    for agent in dict.fromkeys(spec.agents):
-        make_agent(agent)  # fail now, with the registry's message, not inside a worker
+    try:
+        spec = spec_from_args(args)
+    except AgentSpecError as exc:
+        return _fail(str(exc))
+    except ValueError as exc:  # a rule option the engine refuses, e.g. --mercy-threshold above the target
+        return _fail(re.sub(r"\b[a-z]+(_[a-z]+)+\b", lambda m: _rule_flag(m[0]) if m[0] in RULE_HELP else m[0],
+                            str(exc)))
     start = time.perf_counter()
-    summary = run_tournament(spec, args.out, workers=args.workers, backend=args.backend,
-                             ray_address=args.ray_address, progress=not args.no_progress, plot=not args.no_plot)
+    try:
+        summary = run_tournament(spec, args.out, workers=args.workers, backend=args.backend,
+                                 ray_address=args.ray_address, progress=not args.no_progress,
+                                 plot=not args.no_plot)
+    except RunInputError as exc:  # raised before anything is written
+        return _fail(str(exc))
     print_summary(summary)
     print(f"wrote {args.out}/summary.md, summary.json, pairings.csv{'' if args.no_plot else ', pairwise.png'} "
           f"({time.perf_counter() - start:.1f} s)")

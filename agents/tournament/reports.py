@@ -57,12 +57,18 @@ def _markdown_agent_row(label: str, a: dict) -> str:
         f"| {_fmt(s['bags_per_hand'], 2)} | {_fmt(s['mean_bid'], 2)} | {_fmt(s['mean_tricks'], 2)} |")
 
 
+def _rules_text(config: dict) -> str:
+    """Every rule option of the run (``SpadesConfig`` as saved in ``config.json``), ``none`` for an option off."""
+    return ", ".join(f"{k} {'none' if v is None else v}" for k, v in config.items())
+
+
 def markdown_report(summary: dict) -> str:
     spec = summary["spec"]
     variant = f"{spec['num_players']} players, " + ("single-hand boards" if spec["single_hand"]
                                                     else f"games to {spec['target_score']}")
     out = [f"# Duplicate tournament ({variant}, seed {spec['seed']})", "",
            f"{summary['games_played']} of {summary['games_planned']} games played.", "",
+           *([f"Rules: {_rules_text(spec['config'])}.", ""] if "config" in spec else []),
            "## Pairings", "",
            "Points per deal: A's side minus B's side per hand, averaged per board (both games of a deal "
            "sequence), 95% CI over boards.", "",

@@ -5,6 +5,12 @@ output folder; a rerun reads it back (dropping a last line cut short by a
 kill), plays only the missing indices, and the summary, computed from the
 records sorted by index, is the same as that of an uninterrupted run.
 ``config.json`` guards the folder against records of another tournament.
+
+Checking first. :func:`check_run` builds each agent once and asks whether it
+plays the tournament's config, and checks the folder, before anything is
+written or any worker starts; its :class:`RunInputError` says what is wrong
+in one line. A folder holding a config but no game yet (a run stopped before
+its first game) does not block a rerun with other settings.
 """
 
 from __future__ import annotations
@@ -14,8 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spades_env import records
+from spades_env.agent import UnsupportedConfigError, check_config, close_agent
 
-from ..base import Agent, make_agent
+from ..base import Agent, AgentSpecError, make_agent
 from .backends import check_backend, play_planned, run_games
 from .reports import write_reports
 from .schedule import TournamentSpec
@@ -39,31 +46,77 @@ def load_records(path: Path) -> dict[int, dict]:
     return done
 
 
-def _check_resume(spec: TournamentSpec, out: Path) -> None:
-    """Refuse to mix records of a different tournament into this folder."""
+class RunInputError(ValueError):
+    """A tournament that cannot start as given (an agent, its variant, the output folder); nothing was written."""
+
+
+def _check_folder(spec: TournamentSpec, out: Path) -> None:
+    """Refuse an ``out`` that is (or lies under) a file, or holds the records of a different tournament."""
+    for folder in (out, *out.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise RunInputError(f"--out {out}: {folder} is a file, not a folder; choose another --out")
+            break
     path = out / "config.json"
-    mine = spec.to_dict()
-    if path.exists():
-        theirs = json.loads(path.read_text())
-        keys = [k for k in mine if k != "games"]
-        diff = [k for k in keys if theirs.get(k) != mine[k]]
-        if diff:
-            raise SystemExit(f"{out} holds a different tournament ({', '.join(diff)} differ); "
-                             "use another --out or the same settings")
+    records_path = out / RECORDS
+    if not path.exists() or not records_path.exists() or records_path.stat().st_size == 0:
+        return  # nothing recorded yet: any settings may (re)start here
+    mine, theirs = spec.to_dict(), json.loads(path.read_text())
+    diff = [k for k in mine if k != "games" and theirs.get(k) != mine[k]]
+    if diff:
+        raise RunInputError(f"{out} holds a different tournament ({', '.join(diff)} differ); "
+                            "use another --out or the same settings")
+
+
+def _check_agents(spec: TournamentSpec) -> None:
+    """Build each agent once and ask it whether it plays ``spec``'s config, so a mismatch fails before game 1."""
+    config = spec.config()
+    for agent_spec, label in dict(zip(spec.agents, spec.labels)).items():
+        try:
+            agent = make_agent(agent_spec)
+        except AgentSpecError as exc:
+            raise RunInputError(str(exc)) from None
+        except (ValueError, OSError) as exc:  # e.g. a policy file that is missing or not a policy
+            raise RunInputError(f"agent {agent_spec!r}: {exc}") from None
+        try:
+            check_config(agent, config, label)
+        except UnsupportedConfigError as exc:
+            raise RunInputError(str(exc)) from None
+        finally:
+            close_agent(agent)
+
+
+def check_run(spec: TournamentSpec, out: str | Path, backend: str = "local") -> None:
+    """Raise :class:`RunInputError` when ``spec`` cannot run into ``out``; writes nothing."""
+    try:
+        check_backend(backend)
+    except ValueError as exc:
+        raise RunInputError(str(exc)) from None
+    _check_folder(spec, Path(out))
+    _check_agents(spec)
+
+
+def _write_config(spec: TournamentSpec, out: Path) -> None:
+    path = out / "config.json"
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(mine, indent=2) + "\n")
+    tmp.write_text(json.dumps(spec.to_dict(), indent=2) + "\n")
     tmp.replace(path)
 
 
 def run_tournament(spec: TournamentSpec, out: str | Path, *, workers: int = 1, backend: str = "local",
                    ray_address: str | None = None, progress: bool = True, plot: bool = True) -> dict:
-    """Play every game of ``spec`` not yet recorded in ``out``, then write and return the summary."""
+    """Play every game of ``spec`` not yet recorded in ``out``, then write and return the summary.
+
+    Checks first (:func:`check_run`), so an agent that cannot play the
+    variant, or a folder of another tournament, raises :class:`RunInputError`
+    before anything is written.
+    """
     from tqdm import tqdm
 
     out = Path(out)
+    check_run(spec, out, backend)
     out.mkdir(parents=True, exist_ok=True)
-    _check_resume(spec, out)
-    check_backend(backend)
+    _write_config(spec, out)
     path = out / RECORDS
     # The writer flushes every game as one line, so a kill loses at most the line being written.
     with records.GameWriter(path) as writer:
@@ -95,19 +148,25 @@ def _per_seat(agent: AgentSource, num_players: int) -> list[Agent]:
 
 def evaluate(agent_a: AgentSource, agent_b: AgentSource, *,
              games: int = 200, seed: int = 0, num_players: int = 4, single_hand: bool = False,
-             target_score: int = 500, max_hands: int = 50) -> dict:
+             target_score: int = 500, max_hands: int = 50, rules: dict | None = None) -> dict:
     """A duplicate match between two agents in this process, without files (for training-time evaluation).
 
     Agents are given as registry specs, zero-argument factories, or agent
     objects; an object plays every seat of its side, so it must not keep
     per-seat state between calls (``reset`` is called for each seat it
-    holds). Returns :func:`spades_env.agents.tournament.stats.pairing_stats` of A against B.
+    holds). ``rules`` sets the other options of the config (``{"nil": False}``).
+    Returns :func:`spades_env.agents.tournament.stats.pairing_stats` of A against B.
     """
     spec = TournamentSpec(agents=("a", "b"), games=games, seed=seed, num_players=num_players,
-                          single_hand=single_hand, target_score=target_score, max_hands=max_hands)
+                          single_hand=single_hand, target_score=target_score, max_hands=max_hands,
+                          rules=rules or {})
     pools = [_per_seat(agent_a, num_players), _per_seat(agent_b, num_players)]
     played = []
     for index in range(spec.total_games):
         plan = spec.plan(index)
         played.append(play_planned(spec, plan, [pools[i][seat] for seat, i in enumerate(plan.seat_agents)]))
+    for source, pool in zip((agent_a, agent_b), pools):
+        if isinstance(source, str):  # built here: closed here; objects and factories belong to the caller
+            for agent in pool:
+                close_agent(agent)
     return pairing_stats(played, "a", "b")

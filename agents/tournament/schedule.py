@@ -8,12 +8,15 @@ is what lets the backends run games in any order and a rerun resume.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
 
 import numpy as np
 
 from spades_env.game import SpadesConfig
+
+from ..base import display_name
 
 # The version of the rules below that turn a game index into a plan. It is saved in config.json, so a
 # rerun does not resume a folder whose games were planned otherwise. 2: agent seeds mirrored by seat.
@@ -26,10 +29,10 @@ def derive_seed(*key: int) -> int:
 
 
 def unique_labels(specs: Sequence[str]) -> tuple[str, ...]:
-    """Labels for the pool: the spec itself, with ``#2``, ``#3`` added to repeats."""
+    """Labels for the pool: each spec's display name (its ``name=``, else the spec), ``#2``, ``#3`` added to repeats."""
     seen: dict[str, int] = {}
     labels = []
-    for spec in specs:
+    for spec in map(display_name, specs):
         seen[spec] = seen.get(spec, 0) + 1
         labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
     return tuple(labels)
@@ -59,6 +62,7 @@ class TournamentSpec:
     target_score: int = 500
     max_hands: int = 50
     include_self: bool = False
+    rules: Mapping[str, Any] = field(default_factory=dict)  # the other SpadesConfig options: nil, bag_limit, ...
     labels: tuple[str, ...] = field(default=(), init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -70,11 +74,15 @@ class TournamentSpec:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
         object.__setattr__(self, "agents", tuple(self.agents))
         object.__setattr__(self, "labels", unique_labels(self.agents))
+        object.__setattr__(self, "rules", dict(self.rules))
+        other = {f.name for f in fields(SpadesConfig)} - {f.name for f in fields(self)}
+        if not set(self.rules) <= other:
+            raise ValueError(f"rules takes the options {sorted(other)}, got {sorted(set(self.rules) - other)}")
         self.config()  # validate the rules options now
 
     def config(self) -> SpadesConfig:
         return SpadesConfig(num_players=self.num_players, single_hand=self.single_hand,
-                            target_score=self.target_score, max_hands=self.max_hands)
+                            target_score=self.target_score, max_hands=self.max_hands, **self.rules)
 
     @property
     def pairings(self) -> list[tuple[int, int]]:
@@ -124,4 +132,5 @@ class TournamentSpec:
         d = asdict(self)
         d["agents"], d["labels"] = list(self.agents), list(self.labels)
         d["schedule"] = SCHEDULE_VERSION
+        d["config"] = self.config().to_dict()  # every rule option, defaults included
         return d
