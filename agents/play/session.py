@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from spades_env.agent import Agent
-from spades_env.game import SpadesGame
+from spades_env.agent import Agent, reset_agent
+from spades_env.game import SpadesConfig, SpadesGame
 
 from ..base import make_agent
 from ..match import play_game
@@ -36,9 +36,8 @@ class SavedFirst:
             if hasattr(agent, name):
                 setattr(self, name, getattr(agent, name))
 
-    def reset(self, seat: int, seed: int | None = None) -> None:
-        if hasattr(self.agent, "reset"):
-            self.agent.reset(seat, seed)
+    def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:
+        reset_agent(self.agent, seat, seed, config)
 
     def act(self, observation, action_mask, view) -> int:
         if self.saved:

@@ -36,7 +36,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from spades_env.agent import ActFunction, Agent, ask
+from spades_env.agent import ActFunction, Agent, ask, reset_agent
 from spades_env.env import raw_env
 from spades_env.observations import encode
 
@@ -112,8 +112,7 @@ class SpadesGymEnv(gymnasium.Env):
         seeds = self.np_random.integers(2**31, size=1 + len(self.opponents))
         self.aec.reset(seed=int(seeds[0]), options=options)
         for agent_seed, (seat, agent) in zip(seeds[1:], self.opponents.items()):
-            if hasattr(agent, "reset"):
-                agent.reset(seat, int(agent_seed))
+            reset_agent(agent, seat, int(agent_seed), self.aec.game.config)
         self._done = False
         self._play_others()  # no hand ends before the learner's first decision: no reward, no record
         return self._observe(None)
