@@ -278,26 +278,45 @@ def _fmt(reward) -> str:
 # ---------------------------------------------------------------- command line
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="spades train", description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+def build_parser() -> argparse.ArgumentParser:
+    from ..cli import ArgumentParser
+
+    parser = ArgumentParser(prog="spades train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", help="JSON or YAML file of config overrides")
     parser.add_argument("--run-dir", help="run folder (default runs/ppo-<N>p-<time>-s<seed>)")
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its last checkpoint")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_config_arguments(parser)
-    args = parser.parse_args(argv)
+    return parser
 
+
+def _run_setup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[PPOConfig, Path]:
+    """The config and run folder the options name; an input error exits at once (one line, status 2)."""
     if args.resume:
         run_dir = Path(args.resume)
-        cfg = resumed_config(run_dir, args.total_updates, args.max_minutes)
-    else:
+        if not (run_dir / "checkpoint.pt").is_file() or not (run_dir / "config.json").is_file():
+            parser.error(f"--resume {run_dir}: no checkpoint.pt and config.json there (a run folder of "
+                         "spades train); start a run with --run-dir instead")
+        return resumed_config(run_dir, args.total_updates, args.max_minutes), run_dir
+    try:
         base = load_config_file(args.config) if args.config else {}
+    except (ValueError, OSError) as exc:  # unreadable, or not JSON/YAML
+        parser.error(f"--config {args.config}: {' '.join(str(exc).split())}")
+    try:
         cfg = config_from_args(args, base)
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        run_dir = Path(args.run_dir or f"runs/ppo-{cfg.num_players}p-{stamp}-s{cfg.seed}")
-        if (run_dir / "checkpoint.pt").exists():
-            parser.error(f"{run_dir} already holds a run; use --resume {run_dir} or another --run-dir")
+    except ValueError as exc:  # an unknown config key, a bad value
+        parser.error(" ".join(str(exc).split()))
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    run_dir = Path(args.run_dir or f"runs/ppo-{cfg.num_players}p-{stamp}-s{cfg.seed}")
+    if (run_dir / "checkpoint.pt").exists():
+        parser.error(f"{run_dir} already holds a run; use --resume {run_dir} or another --run-dir")
+    return cfg, run_dir
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    cfg, run_dir = _run_setup(parser, args)
     print(f"run folder: {run_dir}", file=sys.stderr)
     result = train(cfg, run_dir, resume=bool(args.resume), progress=not args.no_progress)
     print(json.dumps({k: result[k] for k in COUNTERS}))
