@@ -15,3 +15,7 @@ register("heuristic", "spades_env.agents.heuristic:HeuristicAgent", positional=F
 register("ppo-gen1", "spades_env.agents.ppo.model:ppo_gen1_agent", positional=False)
 register("split", "spades_env.agents.split_agent:split_agent")
 register("ppo-bids", "spades_env.agents.split_agent:ppo_bids_agent")
+register("sb3", "spades_env.agents.library:sb3_agent")
+register("torchrl", "spades_env.agents.library:torchrl_agent")
+register("tianshou", "spades_env.agents.library:tianshou_agent")
+register("rllib", "spades_env.agents.library:rllib_agent")

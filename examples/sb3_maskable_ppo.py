@@ -2,6 +2,10 @@
 
     pip install -e ".[sb3]"
     python examples/sb3_maskable_ppo.py --timesteps 50000 --opponents heuristic
+
+It saves the model (``model.save``) and scores that file, loaded as the agent
+``sb3:PATH``, in duplicate matches against the heuristic and random; the same
+spec enters ``spades tournament --agents sb3:PATH heuristic``.
 """
 
 from __future__ import annotations
@@ -9,12 +13,12 @@ from __future__ import annotations
 import argparse
 
 import gymnasium
-import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.logger import KVWriter, Logger
 
 import spades_env.wrappers  # noqa: F401  (registers "spades_env/Spades-v0")
+from spades_env.agents.library import score, score_lines
 
 
 class LossRecorder(KVWriter):
@@ -39,34 +43,23 @@ def train(timesteps: int = 20_000, seed: int = 0, **env_kwargs) -> tuple[Maskabl
     return model, recorder.rows
 
 
-def evaluate(model: MaskablePPO, hands: int = 400, **env_kwargs) -> tuple[float, float]:
-    """Mean reward per hand (and its standard error) of the greedy masked policy on seeded single hands."""
-    env = gymnasium.make("spades_env/Spades-v0", single_hand=True, **env_kwargs)
-    returns = []
-    for seed in range(10_000, 10_000 + hands):
-        obs, _ = env.reset(seed=seed)
-        total, done = 0.0, False
-        while not done:
-            action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
-            obs, reward, terminated, truncated, _ = env.step(action)
-            total, done = total + reward, terminated or truncated
-        returns.append(total)
-    return float(np.mean(returns)), float(np.std(returns) / np.sqrt(hands))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timesteps", type=int, default=50_000)
     parser.add_argument("--opponents", default="heuristic", help="agent name for the other three seats")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save", default="results/sb3_policy.zip", help="where model.save() writes the policy")
+    parser.add_argument("--eval-games", type=int, default=400, help="games per duplicate match (two per deal)")
     args = parser.parse_args()
     torch.set_num_threads(1)  # small networks: more CPU threads only contend
     env_kwargs = {"opponents": args.opponents, "illegal_action": "raise"}
     model, rows = train(args.timesteps, args.seed, single_hand=True, **env_kwargs)
     print(f"{len(rows)} updates, last loss {rows[-1]['train/loss']:.4f}")
     print("illegal actions sent:", sum(model.get_env().get_attr("illegal_actions")))
-    mean, stderr = evaluate(model, **env_kwargs)
-    print(f"greedy policy: {mean:+.3f} ± {stderr:.3f} per hand (points difference / 100) over 400 seeded hands")
+    model.save(args.save)
+    print(f"saved {args.save}; scoring it as the agent sb3:{args.save} on seeded single-hand deals")
+    for line in score_lines(score(f"sb3:{args.save}", games=args.eval_games, single_hand=True)):
+        print(line)
 
 
 if __name__ == "__main__":

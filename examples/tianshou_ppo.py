@@ -2,44 +2,28 @@
 
     pip install -e ".[tianshou]"
     python examples/tianshou_ppo.py --iterations 20 --episodes 16
+
+It saves the multi-agent policy whole (``torch.save(policy, path)``, as
+Tianshou's ``PolicyPersistence`` does) and scores that file, loaded as the
+agent ``tianshou:PATH``, in duplicate matches against the heuristic and
+random; the same spec enters ``spades tournament``.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import torch
 from tianshou.algorithm import PPO
 from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
-from tianshou.data import Batch, Collector, VectorReplayBuffer
+from tianshou.data import Collector, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv
 from tianshou.utils.torch_utils import policy_within_training_step
-from torch import nn
 
-from spades_env.wrappers.tianshou import TianshouSpadesEnv, TurnBasedMultiAgentOnPolicyAlgorithm
-
-
-class MaskedActor(nn.Module):
-    """Logits of the legal actions; the illegal ones get the lowest float, so they are never sampled."""
-
-    def __init__(self, obs_dim: int, num_actions: int) -> None:
-        super().__init__()
-        self.net = nn.Sequential(nn.Linear(obs_dim, 128), nn.Tanh(), nn.Linear(128, num_actions))
-
-    def forward(self, obs: Batch, state=None, info=None) -> tuple[torch.Tensor, None]:
-        logits = self.net(torch.as_tensor(obs.obs, dtype=torch.float32))
-        legal = torch.as_tensor(obs.mask, dtype=torch.bool)
-        return logits.masked_fill(~legal, torch.finfo(logits.dtype).min), state
-
-
-class Critic(nn.Module):
-    def __init__(self, obs_dim: int) -> None:
-        super().__init__()
-        self.net = nn.Sequential(nn.Linear(obs_dim, 128), nn.Tanh(), nn.Linear(128, 1))
-
-    def forward(self, obs: Batch, **kwargs) -> torch.Tensor:
-        return self.net(torch.as_tensor(obs.obs, dtype=torch.float32))
+from spades_env.agents.library import score, score_lines
+from spades_env.wrappers.tianshou import Critic, MaskedActor, TianshouSpadesEnv, TurnBasedMultiAgentOnPolicyAlgorithm
 
 
 def make_algorithm(env: TianshouSpadesEnv) -> TurnBasedMultiAgentOnPolicyAlgorithm:
@@ -54,8 +38,12 @@ def make_algorithm(env: TianshouSpadesEnv) -> TurnBasedMultiAgentOnPolicyAlgorit
 
 
 def train(iterations: int = 20, episodes_per_iteration: int = 16, num_envs: int = 2, seed: int = 0,
-          **env_kwargs) -> list[dict[str, float]]:
-    """Collect whole games, update every seat's PPO; returns Tianshou's loss figures per iteration."""
+          save: str | None = None, **env_kwargs) -> list[dict[str, float]]:
+    """Collect whole games, update every seat's PPO; returns Tianshou's loss figures per iteration.
+
+    With ``save``, the trained multi-agent policy is written there whole
+    (``torch.save(algorithm.policy, save)``: the ``tianshou:`` agent's format).
+    """
     torch.manual_seed(seed)
     algorithm = make_algorithm(TianshouSpadesEnv(**env_kwargs))
     envs = DummyVectorEnv([lambda: TianshouSpadesEnv(**env_kwargs) for _ in range(num_envs)])
@@ -69,6 +57,9 @@ def train(iterations: int = 20, episodes_per_iteration: int = 16, num_envs: int 
             stats = algorithm.update(buffer=collector.buffer, batch_size=256, repeat=2)
         collector.buffer.reset(keep_statistics=True)
         rows.append(stats.get_loss_stats_dict())
+    if save:
+        Path(save).parent.mkdir(parents=True, exist_ok=True)
+        torch.save(algorithm.policy, save)
     return rows
 
 
@@ -78,10 +69,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--episodes", type=int, default=16, help="whole games collected per iteration")
     parser.add_argument("--envs", type=int, default=2, help="environments collecting side by side")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save", default="results/tianshou_policy.pt", help="where the policy is saved")
+    parser.add_argument("--eval-games", type=int, default=400, help="games per duplicate match (two per deal)")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)  # small networks: more CPU threads only contend
-    for i, row in enumerate(train(args.iterations, args.episodes, args.envs, args.seed, single_hand=True)):
+    rows = train(args.iterations, args.episodes, args.envs, args.seed, args.save, single_hand=True)
+    for i, row in enumerate(rows):
         print(i, {k: round(v, 4) for k, v in row.items() if k.endswith("/loss")})
+    print(f"saved {args.save}; scoring it as the agent tianshou:{args.save} on seeded single-hand deals")
+    for line in score_lines(score(f"tianshou:{args.save}", games=args.eval_games, single_hand=True)):
+        print(line)
 
 
 if __name__ == "__main__":

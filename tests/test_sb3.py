@@ -1,4 +1,4 @@
-"""sb3-contrib's MaskablePPO trains on the single-agent wrapper (extra ``[sb3]``)."""
+"""sb3-contrib's MaskablePPO trains on the single-agent wrapper; its saved model plays tournaments (extra ``[sb3]``)."""
 
 import math
 
@@ -6,7 +6,10 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="extra [sb3] not installed: pip install -e '.[sb3]'")
 
-from rl_guard import engine_actions, example, one_torch_thread  # noqa: E402
+from rl_guard import assert_plays_legally, engine_actions, example, one_torch_thread, tournament_summary  # noqa: E402
+
+from spades_env.agents.random_agent import RandomAgent  # noqa: E402
+from spades_env.wrappers import SpadesGymEnv  # noqa: E402
 
 
 def test_maskable_ppo_trains_without_illegal_actions():
@@ -18,3 +21,13 @@ def test_maskable_ppo_trains_without_illegal_actions():
     assert sum(model.get_env().get_attr("illegal_actions")) == 0
     assert len(rows) >= 2
     assert all(math.isfinite(row["train/loss"]) for row in rows)
+
+
+def test_saved_model_plays_a_tournament(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO("MlpPolicy", SpadesGymEnv(opponents=RandomAgent(), single_hand=True), seed=0)  # untrained
+    model.save(tmp_path / "policy.zip")  # the library's own save
+    spec = f"sb3:{tmp_path / 'policy.zip'}"
+    assert_plays_legally(spec)
+    tournament_summary(spec, tmp_path / "tournament")

@@ -1,4 +1,4 @@
-"""Tianshou's PettingZooEnv with a masked PPO for every seat (extra ``[tianshou]``)."""
+"""Tianshou's PettingZooEnv with a masked PPO for every seat; its saved policy plays a tournament ([tianshou])."""
 
 import math
 
@@ -7,7 +7,8 @@ import pytest
 
 pytest.importorskip("tianshou", reason="extra [tianshou] not installed: pip install -e '.[tianshou]'")
 
-from rl_guard import engine_actions, example, one_torch_thread  # noqa: E402
+import torch  # noqa: E402
+from rl_guard import assert_plays_legally, engine_actions, example, one_torch_thread, tournament_summary  # noqa: E402
 from tianshou.data import Collector, VectorReplayBuffer  # noqa: E402
 from tianshou.env import DummyVectorEnv  # noqa: E402
 
@@ -42,12 +43,21 @@ def test_each_seat_gets_the_credit_of_its_own_turns():
     assert (batch.obs_next.agent_id[continuing] == batch.obs.agent_id[continuing]).all()
 
 
-def test_ppo_trains_every_seat():
+def test_ppo_trains_every_seat(tmp_path):
     train = example("tianshou_ppo")["train"]
     with one_torch_thread(), engine_actions() as counts:
-        rows = train(iterations=2, episodes_per_iteration=8, seed=0, single_hand=True)
+        rows = train(iterations=2, episodes_per_iteration=8, seed=0, save=tmp_path / "policy.pt", single_hand=True)
     assert counts["illegal"] == 0 and counts["actions"] > 500
     assert len(rows) == 2
     for row in rows:
         for seat in range(4):
             assert math.isfinite(row[f"player_{seat}/loss"])
+    assert sorted(torch.load(tmp_path / "policy.pt", weights_only=False).policies) == [f"player_{s}" for s in range(4)]
+
+
+def test_saved_policy_plays_a_tournament(tmp_path):
+    algorithm = example("tianshou_ppo")["make_algorithm"](TianshouSpadesEnv())  # untrained
+    torch.save(algorithm.policy, tmp_path / "policy.pt")  # Tianshou's PolicyPersistence "policy" mode
+    spec = f"tianshou:{tmp_path / 'policy.pt'}"
+    assert_plays_legally(spec)
+    tournament_summary(spec, tmp_path / "tournament")

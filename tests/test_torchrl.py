@@ -1,14 +1,24 @@
-"""TorchRL's PettingZooWrapper with a team group map: collection and PPO losses (extra ``[torchrl]``)."""
+"""TorchRL's PettingZooWrapper with a team group map: collection, PPO losses, a saved policy in a tournament
+(extra ``[torchrl]``)."""
 
 import math
 
 import pytest
+import torch
 
 pytest.importorskip("torchrl", reason="extra [torchrl] not installed: pip install -e '.[torchrl]'")
 
-from rl_guard import engine_actions, example, one_torch_thread  # noqa: E402
+from rl_guard import assert_plays_legally, engine_actions, example, one_torch_thread, tournament_summary  # noqa: E402
 
-from spades_env.wrappers.torchrl import make_torchrl_env, team_group_map  # noqa: E402
+from spades_env.actions import NUM_ACTIONS  # noqa: E402
+from spades_env.observations import observation_size  # noqa: E402
+from spades_env.wrappers.torchrl import (  # noqa: E402
+    load_policy,
+    make_torchrl_env,
+    masked_actor,
+    save_policy,
+    team_group_map,
+)
 
 
 def test_team_groups_and_masks():
@@ -25,10 +35,34 @@ def test_team_groups_and_masks():
     assert set(td[group, "action_mask"][index].nonzero().flatten().tolist()) == legal
 
 
-def test_ppo_collection_and_loss():
+def test_ppo_collection_and_loss(tmp_path):
     train = example("torchrl_ppo")["train"]
     with one_torch_thread(), engine_actions() as counts:
-        rows = train(iterations=2, frames_per_batch=256, seed=0, single_hand=True)
+        rows = train(iterations=2, frames_per_batch=256, seed=0, save=tmp_path / "policy.ckpt", single_hand=True)
     assert counts["illegal"] == 0 and counts["actions"] == 512  # one frame is one seat's action
     assert len(rows) == 2
     assert all(math.isfinite(v) for row in rows for v in row.values())
+    assert load_policy(tmp_path / "policy.ckpt")[1] == team_group_map(4)
+
+
+def test_saved_policy_plays_a_tournament(tmp_path):
+    groups = team_group_map(4)
+    obs_dim = observation_size(4)
+    actors = {group: masked_actor(group, obs_dim, NUM_ACTIONS, hidden=16) for group in groups}  # untrained
+    path = save_policy(tmp_path / "policy.ckpt", actors, groups, obs_dim=obs_dim, num_actions=NUM_ACTIONS, hidden=16)
+    assert path.is_file()  # one archive
+    loaded, group_map, _ = load_policy(path)
+    assert group_map == groups
+    for group, actor in actors.items():
+        assert all(torch.equal(a, b) for a, b in zip(actor.parameters(), loaded[group].parameters(), strict=True))
+    spec = f"torchrl:{path}"
+    assert_plays_legally(spec)
+    tournament_summary(spec, tmp_path / "tournament")
+
+
+def test_a_checkpoint_of_something_else_is_refused(tmp_path):
+    from torchrl.checkpoint import Checkpoint
+
+    Checkpoint(policy=torch.nn.Linear(2, 1)).save(tmp_path / "other.ckpt", format="archive")
+    with pytest.raises(ValueError, match="not a policy written by"):
+        load_policy(tmp_path / "other.ckpt")

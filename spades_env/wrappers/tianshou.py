@@ -23,6 +23,12 @@ turn-based, four-seat game, and both are fixed here without touching the game:
    is marked terminated (truncated if the game was cut or the batch ends
    mid-game). Collect whole episodes (``collect(n_episode=...)``) so that no
    game straddles two updates.
+
+:class:`MaskedActor` and :class:`Critic` are the networks the example
+trains. They live here, importable, because Tianshou saves a policy whole
+(``torch.save(policy, path)``, its ``PolicyPersistence`` "policy" mode): the
+pickle names their classes, and the ``tianshou:path`` agent of
+``spades tournament`` must find them in any process.
 """
 
 from __future__ import annotations
@@ -30,9 +36,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import torch
 from tianshou.algorithm.multiagent.marl import MultiAgentOnPolicyAlgorithm
-from tianshou.data import ReplayBuffer
+from tianshou.data import Batch, ReplayBuffer
 from tianshou.env import PettingZooEnv
+from torch import nn
 
 from spades_env import spades_v0
 
@@ -50,6 +58,34 @@ class TianshouSpadesEnv(PettingZooEnv):
     def step(self, action: Any) -> tuple[dict, list, bool, bool, dict]:
         obs, rewards, terminated, truncated, _ = super().step(action)
         return obs, list(rewards), terminated, truncated, {}
+
+
+class MaskedActor(nn.Module):
+    """Logits of the legal actions; the illegal ones get the lowest float, so they are never sampled.
+
+    ``obs`` is the Batch Tianshou's ``PettingZooEnv`` gives a seat:
+    ``obs.obs`` the observation vector, ``obs.mask`` the legal actions.
+    """
+
+    def __init__(self, obs_dim: int, num_actions: int, hidden: int = 128) -> None:
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(obs_dim, hidden), nn.Tanh(), nn.Linear(hidden, num_actions))
+
+    def forward(self, obs: Batch, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
+        logits = self.net(torch.as_tensor(obs.obs, dtype=torch.float32))
+        legal = torch.as_tensor(obs.mask, dtype=torch.bool)
+        return logits.masked_fill(~legal, torch.finfo(logits.dtype).min), state
+
+
+class Critic(nn.Module):
+    """A state value from the seat's observation vector (``obs.obs``)."""
+
+    def __init__(self, obs_dim: int, hidden: int = 128) -> None:
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(obs_dim, hidden), nn.Tanh(), nn.Linear(hidden, 1))
+
+    def forward(self, obs: Batch, **kwargs: Any) -> torch.Tensor:
+        return self.net(torch.as_tensor(obs.obs, dtype=torch.float32))
 
 
 class TurnBasedMultiAgentOnPolicyAlgorithm(MultiAgentOnPolicyAlgorithm):
