@@ -167,25 +167,37 @@ def hand_intro(record: dict, labels: list[str]) -> str:
     width = max(len(label) for label in labels)
     dealt = "Dealt" if n == 4 else "Drawn"
     lines.append(f"{dealt}:")
-    lines += [f"  {labels[p]:<{width}}  {hand_to_str(_mask(record['hands'][p]))}" for p in range(n)]
-    for p, cards in enumerate(record.get("discards") or []):
-        if cards:
-            lines.append(f"  {short[p]} saw and discarded: {' '.join(cards)}")
+    lines += [f"  {labels[p]:<{width}}  {hand_to_str(hand_mask(record['hands'][p]))}" for p in range(n)]
+    lines += [f"  {line}" for line in discard_lines(record)]
     lines.append("Bids:  " + " · ".join(f"{short[p]} {bid_text(b, record['blind_nil'][p])}"
                                         for p, b in enumerate(record["bids"])))
+    lines += exchange_lines(record)
+    return "\n".join(lines)
+
+
+def discard_lines(record: dict) -> list[str]:
+    """Two players: the cards each player saw and discarded while drawing."""
+    short = SEAT_NAMES[record["num_players"]]
+    return [f"{short[p]} saw and discarded: {' '.join(cards)}"
+            for p, cards in enumerate(record.get("discards") or []) if cards]
+
+
+def exchange_lines(record: dict) -> list[str]:
+    """The Blind Nil exchanges (four players) and replacements (two players) of a hand, in words."""
+    short = SEAT_NAMES[record["num_players"]]
     exchanges: dict[tuple[int, int], list[str]] = {}
     for giver, receiver, card in record.get("passes") or []:
         exchanges.setdefault((giver, receiver), []).append(card)
-    for (giver, receiver), cards in exchanges.items():
-        lines.append(f"Blind Nil exchange: {short[giver]} passes {' '.join(cards)} to {short[receiver]}")
-    for p, back, drawn in record.get("replacements") or []:
-        lines.append(f"Blind Nil replacement: {short[p]} puts back {back} and draws {drawn}")
-    return "\n".join(lines)
+    lines = [f"Blind Nil exchange: {short[giver]} passes {' '.join(cards)} to {short[receiver]}"
+             for (giver, receiver), cards in exchanges.items()]
+    lines += [f"Blind Nil replacement: {short[p]} puts back {back} and draws {drawn}"
+              for p, back, drawn in record.get("replacements") or []]
+    return lines
 
 
 def playing_hands(record: dict) -> list[int]:
     """Each seat's cards when the play starts: as dealt or drawn, after exchanges and replacements."""
-    hands = [_mask(cards) for cards in record["hands"]]
+    hands = [hand_mask(cards) for cards in record["hands"]]
     for giver, receiver, card in record.get("passes") or []:
         bit = 1 << str_to_card(card)
         hands[giver] &= ~bit
@@ -201,7 +213,7 @@ def final_text(record: dict) -> str:
                                                     bool(record.get("truncated")))
 
 
-def _mask(cards) -> int:
+def hand_mask(cards) -> int:
     """A hand bitmask from a record's cards (text, or ids)."""
     return mask_of(to_card(c) for c in cards)
 
@@ -212,6 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=int, default=1, help="which game of the file, from 1 (default 1)")
     p.add_argument("--hand", type=int, default=1, help="start at this hand (default 1)")
     p.add_argument("--no-pause", action="store_true", help="print everything without waiting for Enter")
+    p.add_argument("--html", metavar="OUT.html", default=None,
+                   help="write the game as one self-contained web page instead (arrow keys step through it)")
     return p
 
 
@@ -233,9 +247,17 @@ def main(argv: list[str] | None = None, read: Reader = read_line, write: Writer 
     if len(games) > 1:
         write(f"{args.file} holds {len(games)} games; this is game {args.game} (choose with --game K).")
     try:
+        if args.html:
+            from .replay_html import write_game_page
+
+            write(f"wrote {write_game_page(games[args.game - 1], args.html, first_hand=args.hand)}")
+            return 0
         Viewer(games[args.game - 1], write, None if args.no_pause else read).show(args.hand)
     except (KeyError, ValueError, IndexError, TypeError) as exc:  # a record lacking fields, or odd values
         print(f"spades replay: malformed record in {args.file}: {exc!r}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the page could not be written
+        print(f"spades replay: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

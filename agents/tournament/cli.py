@@ -89,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Ray cluster address (default: start a local Ray)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-plot", action="store_true", help="no pairwise.png")
+    p.add_argument("--html-games", action="store_true",
+                   help="also write every game as a web page (games/game_NNNNN.html, games/index.html)")
     add_rule_arguments(p)
     return p
 
@@ -121,10 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         summary = run_tournament(spec, args.out, workers=args.workers, backend=args.backend,
                                  ray_address=args.ray_address, progress=not args.no_progress,
-                                 plot=not args.no_plot)
+                                 plot=not args.no_plot, html_games=args.html_games)
     except RunInputError as exc:  # raised before anything is written
         return _fail(str(exc))
     print_summary(summary)
-    print(f"wrote {args.out}/summary.md, summary.json, pairings.csv{'' if args.no_plot else ', pairwise.png'} "
+    extra = ("" if args.no_plot else ", pairwise.png") + (", games/index.html" if args.html_games else "")
+    print(f"wrote {args.out}/summary.md, summary.html, summary.json, pairings.csv{extra} "
           f"({time.perf_counter() - start:.1f} s)")
     return 0

@@ -1,4 +1,4 @@
-"""What a tournament's summary looks like on disk and on the console: JSON, CSV, Markdown, a heat map.
+"""What a tournament's summary looks like on disk and on the console: JSON, CSV, Markdown, HTML, a heat map.
 
 Every report is a function of the summary dict (:func:`.stats.summarize`)
 alone, so a folder's reports can be rewritten from its ``summary.json``
@@ -7,7 +7,9 @@ without the records, and a new format is one more function here.
 
 from __future__ import annotations
 
+import base64
 import csv
+import html
 import io
 import json
 import sys
@@ -160,15 +162,57 @@ def plot_pairwise(summary: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def markdown_to_html(markdown: str) -> str:
+    """The Markdown that :func:`markdown_report` writes (headings, paragraphs, tables) as HTML."""
+    out, table = [], False
+    for line in markdown.splitlines():
+        cells = [html.escape(c.strip()) for c in line.strip().strip("|").split("|")]
+        is_row = line.startswith("|")
+        if table and not is_row:
+            out.append("</table>")
+        if is_row and all(c and set(c) <= set("-:") for c in cells):
+            continue  # the line under a table's header
+        if is_row:
+            tag = "td" if table else "th"
+            out.append(("" if table else "<table>") + "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
+        elif line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            out.append(f"<h{level}>{html.escape(line.lstrip('#').strip())}</h{level}>")
+        elif line.strip():
+            out.append(f"<p>{html.escape(line)}</p>")
+        table = is_row
+    return "\n".join(out + (["</table>"] if table else []))
+
+
+HTML_STYLE = ("body{font-family:system-ui,'DejaVu Sans',sans-serif;margin:18px;color:#1b1b1b}"
+              "table{border-collapse:collapse;font-size:13px;margin:8px 0}"
+              "td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td:first-child,th{text-align:left}"
+              "img{max-width:100%}")
+
+
+def html_report(summary: dict, plot_png: bytes | None = None) -> str:
+    """The Markdown report as one self-contained page, the heat map embedded in it (no file beside it)."""
+    body = markdown_to_html(markdown_report(summary))
+    if plot_png:
+        data = base64.b64encode(plot_png).decode("ascii")
+        body += ('\n<h2>Points per deal</h2>\n'
+                 f'<img id="pairwise" alt="pairwise heat map" src="data:image/png;base64,{data}">')
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Duplicate tournament</title>'
+            f"<style>{HTML_STYLE}</style></head><body>\n{body}\n</body></html>\n")
+
+
 def write_reports(out: Path, summary: dict, plot: bool = True) -> None:
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     (out / "pairings.csv").write_text(csv_report(summary))
     (out / "summary.md").write_text(markdown_report(summary))
+    plot_path = out / "pairwise.png"
     if plot:
         try:
-            plot_pairwise(summary, out / "pairwise.png")
+            plot_pairwise(summary, plot_path)
         except ImportError:
             print("matplotlib is not installed: no pairwise.png (pip install matplotlib)", file=sys.stderr)
+    plot_png = plot_path.read_bytes() if plot and plot_path.exists() else None
+    (out / "summary.html").write_text(html_report(summary, plot_png), encoding="utf-8")
 
 
 def print_summary(summary: dict, file=sys.stdout) -> None:

@@ -29,6 +29,7 @@ from .schedule import TournamentSpec
 from .stats import pairing_stats, summarize
 
 RECORDS = "games.jsonl"
+GAME_PAGES = "games"  # the folder of the games' web pages (--html-games)
 
 
 def load_records(path: Path) -> dict[int, dict]:
@@ -104,8 +105,11 @@ def _write_config(spec: TournamentSpec, out: Path) -> None:
 
 
 def run_tournament(spec: TournamentSpec, out: str | Path, *, workers: int = 1, backend: str = "local",
-                   ray_address: str | None = None, progress: bool = True, plot: bool = True) -> dict:
+                   ray_address: str | None = None, progress: bool = True, plot: bool = True,
+                   html_games: bool = False) -> dict:
     """Play every game of ``spec`` not yet recorded in ``out``, then write and return the summary.
+
+    ``html_games``: also write each game as a web page, ``out/games/game_NNNNN.html``, and ``out/games/index.html``.
 
     Checks first (:func:`check_run`), so an agent that cannot play the
     variant, or a folder of another tournament, raises :class:`RunInputError`
@@ -131,6 +135,10 @@ def run_tournament(spec: TournamentSpec, out: str | Path, *, workers: int = 1, b
                 bar.update()
     summary = summarize(spec, list(done.values()))
     write_reports(out, summary, plot=plot)
+    if html_games:
+        from ..replay_html import write_game_pages
+
+        write_game_pages((done[i] for i in sorted(done)), out / GAME_PAGES)
     return summary
 
 
