@@ -2,11 +2,17 @@
 
     pip install -e ".[rllib]"
     python examples/rllib_ppo.py --iterations 5
+
+It saves the algorithm (``Algorithm.save_to_path``) and scores that
+checkpoint, loaded as the agent ``rllib:PATH`` (its RLModules, read with
+``RLModule.from_checkpoint``; no Ray needed), in duplicate matches against the
+heuristic and random; the same spec enters ``spades tournament``.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import ray
 import torch
@@ -16,6 +22,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
 
+from spades_env.agents.library import score, score_lines
 from spades_env.wrappers.rllib import RLlibSpadesEnv, team_of
 
 TEAMS = ("team_0", "team_1")
@@ -35,11 +42,18 @@ def make_config(env_config: dict, batch_size: int = 2000, num_env_runners: int =
     )
 
 
-def train(iterations: int = 5, batch_size: int = 2000, **env_config) -> list[dict]:
-    """Returns RLlib's learner results (per side: ``policy_loss``, ``vf_loss``, ...) of each iteration."""
+def train(iterations: int = 5, batch_size: int = 2000, save: str | None = None, **env_config) -> list[dict]:
+    """Returns RLlib's learner results (per side: ``policy_loss``, ``vf_loss``, ...) of each iteration.
+
+    With ``save``, the trained algorithm is checkpointed there (``Algorithm.save_to_path``: the ``rllib:``
+    agent reads its modules).
+    """
     algo = make_config(env_config, batch_size).build_algo()
     try:
-        return [algo.train()["learners"] for _ in range(iterations)]
+        results = [algo.train()["learners"] for _ in range(iterations)]
+        if save:
+            algo.save_to_path(Path(save).resolve())
+        return results
     finally:
         algo.stop()
 
@@ -47,12 +61,18 @@ def train(iterations: int = 5, batch_size: int = 2000, **env_config) -> list[dic
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=5)
+    parser.add_argument("--batch-size", type=int, default=2000, help="environment steps per iteration")
+    parser.add_argument("--save", default="results/rllib_checkpoint", help="folder the checkpoint is written to")
+    parser.add_argument("--eval-games", type=int, default=400, help="games per duplicate match (two per deal)")
     args = parser.parse_args()
     torch.set_num_threads(1)  # small networks: more CPU threads only contend
     ray.init(include_dashboard=False)
-    for i, learners in enumerate(train(args.iterations, single_hand=True)):
+    for i, learners in enumerate(train(args.iterations, args.batch_size, args.save, single_hand=True)):
         print(i, {team: round(float(learners[team]["total_loss"]), 4) for team in TEAMS})
     ray.shutdown()
+    print(f"saved {args.save}; scoring it as the agent rllib:{args.save} on seeded single-hand deals")
+    for line in score_lines(score(f"rllib:{args.save}", games=args.eval_games, single_hand=True)):
+        print(line)
 
 
 if __name__ == "__main__":

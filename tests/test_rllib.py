@@ -1,4 +1,5 @@
-"""RLlib's PettingZooEnv with an action-masking RLModule per side: one PPO iteration (extra ``[rllib]``)."""
+"""RLlib's PettingZooEnv with an action-masking RLModule per side: one PPO iteration, and saved modules in a
+tournament (extra ``[rllib]``)."""
 
 import math
 
@@ -8,7 +9,7 @@ import pytest
 pytest.importorskip("ray.rllib", reason="extra [rllib] not installed: pip install -e '.[rllib]'")
 
 import ray  # noqa: E402
-from rl_guard import engine_actions, example, one_torch_thread  # noqa: E402
+from rl_guard import assert_plays_legally, engine_actions, example, one_torch_thread, tournament_summary  # noqa: E402
 
 from spades_env.wrappers.rllib import RLlibSpadesEnv, team_of  # noqa: E402
 
@@ -38,14 +39,30 @@ def test_env_keys_and_rewards():
     assert totals["player_0"] == pytest.approx(diff) and totals["player_1"] == pytest.approx(-diff)
 
 
-def test_ppo_iteration():
+def test_ppo_iteration(tmp_path):
     train = example("rllib_ppo")["train"]
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         with one_torch_thread(), engine_actions() as counts:
-            (learners,) = train(iterations=1, batch_size=400, single_hand=True)
+            (learners,) = train(iterations=1, batch_size=400, save=tmp_path / "checkpoint", single_hand=True)
     finally:
         ray.shutdown()
     assert counts["illegal"] == 0 and counts["actions"] >= 400
     for team in ("team_0", "team_1"):
         assert math.isfinite(float(learners[team]["total_loss"]))
+    assert_plays_legally(f"rllib:{tmp_path / 'checkpoint'}")  # the algorithm checkpoint, read without Ray
+
+
+def test_saved_modules_play_a_tournament(tmp_path):
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    env = RLlibSpadesEnv({})
+    module = RLModuleSpec(module_class=ActionMaskingTorchRLModule, observation_space=env.observation_spaces["player_0"],
+                          action_space=env.action_spaces["player_0"], model_config={"head_fcnet_hiddens": [16]})
+    untrained = MultiRLModuleSpec(rl_module_specs={"team_0": module, "team_1": module}).build()
+    untrained.save_to_path(tmp_path / "modules")  # the library's own save (no Ray needed)
+    spec = f"rllib:{tmp_path / 'modules'}"
+    assert_plays_legally(spec)
+    tournament_summary(spec, tmp_path / "tournament")
