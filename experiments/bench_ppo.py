@@ -1,23 +1,23 @@
-"""PPO training throughput: per-game experience collection against the batched engine, in one run.
+"""PPO training throughput, end to end: the trainer now against the trainer of an earlier commit, in one run.
 
-Three measurements, each way, with the same networks and plans:
+(a) **Iterations**, as ``spades train`` runs them: plan ``num_envs`` hands
+from the config's opponent mix, collect them, GAE, the PPO update. Each way
+trains its own copy of a fresh network (the same seed) with its own config:
 
-(a) ``Collector`` and (b) ``VectorCollector`` playing the same all-network
-plans (the trainer's self-play / pool mix, drawn by ``train.make_plans``
-with no heuristic or random opponents) at several ``num_envs``: environment
-decisions per second (every action of every seat, forced ones included;
-network forward passes and trajectory storage included, as in training).
+* ``before``: the trainer of ``--baseline`` (a git commit; its package is
+  read from git into a temporary folder and imported) with its defaults;
+* ``now``: this trainer with its defaults (the recipe ``spades train`` runs);
+* ``now-fp32``, ``now-1thread``: the same without bfloat16 matmuls, and with
+  the update on one torch thread, to show what each contributes.
 
-(c) one full PPO iteration as ``spades_env.agents.ppo.train`` runs it (plans from the
-training config's opponent mix, collection, GAE, ``ppo_update``) with
-``Collector`` and with ``SplitCollector`` (all-network hands on the batched
-engine, the heuristic / random hands on the per-game engine): decisions per
-second of the whole iteration (the trainer's ``steps_per_s``) and the split
-into collection and update time.
+Reported: environment decisions per second of the whole iteration (every
+action of every seat, forced ones included: the trainer's ``steps_per_s``)
+and the seconds in collection and in the update. The ways alternate within
+each of ``--rounds`` rounds (after one warm-up round each), so a change of
+machine load hits them alike.
 
-Each configuration alternates the two ways over ``--rounds`` rounds (so a
-change of machine load hits both alike) and reports decisions over the summed
-time. Torch runs on one thread, as the trainer does by default.
+(b) **Collection alone** on all-network plans (self-play and the pool):
+``GameCollector`` (per-game engine) against ``VectorCollector`` (batched).
 
 Usage: ``python -m spades_env.experiments.bench_ppo --json bench_ppo.json``.
 """
@@ -25,155 +25,199 @@ Usage: ``python -m spades_env.experiments.bench_ppo --json bench_ppo.json``.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
 
 from spades_env.agents.ppo.buffer import RolloutBuffer
+from spades_env.agents.ppo.collect import Collector
 from spades_env.agents.ppo.config import PPOConfig
-from spades_env.agents.ppo.model import ActorCritic
-from spades_env.agents.ppo.rollout import Collector
-from spades_env.agents.ppo.train import make_plans, ppo_update
-from spades_env.agents.ppo.vector_rollout import SplitCollector, VectorCollector
-from spades_env.game import SpadesConfig, SpadesGame
-from spades_env.observations import observation_size
+from spades_env.agents.ppo.plans import plan_hands
+from spades_env.agents.ppo.rollout import GameCollector
+from spades_env.agents.ppo.run_folder import TrainingState
+from spades_env.agents.ppo.train import ppo_update
+from spades_env.agents.ppo.vector_rollout import VectorCollector
+
+BASELINE = "9c5f70c"  # the trainer before issue 14's restructure (3 collectors, fp32 update, 128 hands)
+POOL = 3  # snapshots in the pool, so that pool hands are played
+VARIANTS = {"now": {}, "now-fp32": {"bf16": False}, "now-1thread": {"torch_threads": 1}}
 
 
-def networks(cfg: PPOConfig, pool_size: int) -> tuple[ActorCritic, list[ActorCritic]]:
-    """The trainer's network shape (privileged critic as configured) and a pool of other random snapshots."""
-    critic = observation_size(cfg.num_players, "oracle") if cfg.privileged_critic else None
-    make = lambda: ActorCritic(observation_size(cfg.num_players), cfg.hidden_sizes, critic).eval()  # noqa: E731
-    return make(), [make() for _ in range(pool_size)]
+def now_iteration(overrides: dict, seed: int):
+    """One training iteration of this trainer (its defaults plus ``overrides``), as a closure."""
+    cfg = PPOConfig(**{"seed": seed, **overrides})
+    state = TrainingState.fresh(cfg)
+    for _ in range(POOL):
+        state.add_snapshot(cfg.pool_size)
+    collector = Collector(cfg.num_players, cfg.num_envs, "oracle" if cfg.privileged_critic else "default",
+                          cfg.teacher if cfg.teacher_coef > 0 else None, cfg.teacher_phases)
+    buffer = RolloutBuffer(cfg.gamma, cfg.gae_lambda)
+
+    def iterate() -> tuple[int, float, float]:
+        start = time.perf_counter()
+        plans = plan_hands(cfg, state.rng, len(state.pool_nets))
+        state.model.eval()
+        stats = collector.collect(plans, state.rng, state.model, state.pool_nets, state.generator, buffer)
+        collected = time.perf_counter()
+        ppo_update(state.model, state.optimizer, buffer.batch(), cfg, state.generator)
+        buffer.clear()
+        return stats.decisions, collected - start, time.perf_counter() - collected
+
+    return iterate, cfg
 
 
-def collection_rows(cfg: PPOConfig, env_counts: list[int], rounds: int, seed: int) -> list[dict]:
-    """(a) and (b): decisions per second of both collectors on the same all-network plans."""
-    kind = "oracle" if cfg.privileged_critic else "default"
-    model, pool = networks(cfg, 3)
-    side_of = SpadesGame(SpadesConfig(num_players=cfg.num_players)).side_of
-    network_only = PPOConfig(**{**cfg.to_dict(), "p_heuristic": 0.0, "p_random": 0.0})
+def before_iteration(commit: str, overrides: dict, seed: int):
+    """One training iteration of the trainer at ``commit`` (its defaults plus ``overrides``), as a closure."""
+    old = import_trainer_at(commit)
+    cfg = old.config.PPOConfig(**{"seed": seed, **overrides})
+    state = old.run_folder.TrainingState.fresh(cfg)
+    for _ in range(POOL):
+        state.add_snapshot(cfg.pool_size)
+    collector = old.train.make_collector(cfg)
+    side_of = collector.games[0].side_of
+
+    def iterate() -> tuple[int, float, float]:
+        start = time.perf_counter()
+        buffer = old.buffer.RolloutBuffer(cfg.gamma, cfg.gae_lambda)
+        plans, _ = old.train.make_plans(cfg, state.rng, len(state.pool_nets), side_of)
+        state.model.eval()
+        stats = collector.run(plans, state.rng, state.model, state.pool_nets, state.generator, buffer)
+        collected = time.perf_counter()
+        state.model.train()
+        old.train.ppo_update(state.model, state.optimizer, buffer.batch(), cfg, state.generator)
+        return stats.decisions, collected - start, time.perf_counter() - collected
+
+    return iterate, cfg
+
+
+def import_trainer_at(commit: str):
+    """The ``agents/ppo`` package of ``commit``, read from git and imported as ``ppo_<commit>`` (its modules as
+    attributes); it runs on today's engine and agents."""
+    import types
+
+    repo = Path(__file__).resolve().parents[1]
+    git = ["git", "-C", str(repo)]
+    names = subprocess.run([*git, "ls-tree", "--name-only", commit, "agents/ppo/"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    name = f"ppo_{commit}"
+    folder = Path(tempfile.mkdtemp()) / name
+    folder.mkdir()
+    for path in names:
+        if path.endswith(".py"):
+            text = subprocess.run([*git, "show", f"{commit}:{path}"], capture_output=True, text=True, check=True)
+            (folder / Path(path).name).write_text(text.stdout)
+    spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    spec.loader.exec_module(package)
+    modules = {m: importlib.import_module(f"{name}.{m}") for m in ("config", "buffer", "run_folder", "train")}
+    return types.SimpleNamespace(**modules)
+
+
+def iteration_rows(ways: dict, rounds: int) -> dict:
+    """(a): each way's summed decisions and seconds over ``rounds`` alternating rounds (after a warm-up)."""
+    totals = {name: {"decisions": 0, "collect_s": 0.0, "update_s": 0.0} for name in ways}
+    for round_ in range(rounds + 1):
+        for name, iterate in ways.items():
+            decisions, collect_s, update_s = iterate()
+            if round_ == 0:
+                continue  # warm-up: first-call costs (kernels, agents, engines)
+            total = totals[name]
+            total["decisions"] += decisions
+            total["collect_s"] += collect_s
+            total["update_s"] += update_s
+    for total in totals.values():
+        total["seconds"] = total["collect_s"] + total["update_s"]
+        total["decisions_per_second"] = total["decisions"] / total["seconds"]
+    return totals
+
+
+def collection_rows(num_players: int, env_counts: list[int], rounds: int, seed: int) -> list[dict]:
+    """(b): decisions per second of both engines on the same all-network plans."""
     rows = []
     for num_envs in env_counts:
-        network_only.num_envs = num_envs
-        ways = {"Collector": Collector(cfg.num_players, num_envs, cfg.random_start_bags, kind),
-                "VectorCollector": VectorCollector(cfg.num_players, num_envs, cfg.random_start_bags, kind)}
-        totals = {name: [0, 0.0] for name in ways}
-        rng = np.random.default_rng(seed)
+        cfg = PPOConfig(num_players=num_players, num_envs=num_envs, p_heuristic=0.0, p_random=0.0, seed=seed)
+        state = TrainingState.fresh(cfg)
+        for _ in range(POOL):
+            state.add_snapshot(cfg.pool_size)
+        engines = {"GameCollector": GameCollector(num_players, num_envs, "oracle"),
+                   "VectorCollector": VectorCollector(num_players, num_envs, "oracle")}
+        totals = {name: [0, 0.0] for name in engines}
         for _ in range(rounds):
-            plans, _ = make_plans(network_only, rng, len(pool), side_of)
-            for name, collector in ways.items():
-                generator = torch.Generator().manual_seed(seed)
+            plans = plan_hands(cfg, state.rng, POOL)
+            for name, engine in engines.items():
                 buffer = RolloutBuffer(cfg.gamma, cfg.gae_lambda)
                 start = time.perf_counter()
-                stats = collector.run(plans, np.random.default_rng(seed), model, pool, generator, buffer)
+                stats = engine.run(plans, np.random.default_rng(seed), state.model, state.pool_nets,
+                                   torch.Generator().manual_seed(seed), buffer)
                 totals[name][1] += time.perf_counter() - start
                 totals[name][0] += stats.decisions
-        row = {"num_envs": num_envs}
-        for name, (decisions, seconds) in totals.items():
-            row[name] = {"decisions": decisions, "seconds": seconds, "decisions_per_second": decisions / seconds}
-        row["ratio"] = row["VectorCollector"]["decisions_per_second"] / row["Collector"]["decisions_per_second"]
+        row = {"num_envs": num_envs, **{name: {"decisions": d, "seconds": s, "decisions_per_second": d / s}
+                                        for name, (d, s) in totals.items()}}
         rows.append(row)
-        print(f"  collection num_envs={num_envs}: {row['Collector']['decisions_per_second']:.0f} -> "
-              f"{row['VectorCollector']['decisions_per_second']:.0f} decisions/s", flush=True)
     return rows
 
 
-def iteration_rows(cfg: PPOConfig, env_counts: list[int], rounds: int, seed: int) -> list[dict]:
-    """(c): full PPO iterations (plan, collect, update) with Collector and with SplitCollector."""
-    kind = "oracle" if cfg.privileged_critic else "default"
-    side_of = SpadesGame(SpadesConfig(num_players=cfg.num_players)).side_of
-    rows = []
-    for num_envs in env_counts:
-        run_cfg = PPOConfig(**{**cfg.to_dict(), "num_envs": num_envs})
-        ways = {"Collector": Collector, "SplitCollector": SplitCollector}
-        states = {}
-        for name in ways:  # each way trains its own copy of the same starting network
-            torch.manual_seed(seed)
-            model, pool = networks(run_cfg, 3)
-            optimizer = torch.optim.Adam(model.parameters(), lr=run_cfg.learning_rate, eps=1e-5)
-            collector = ways[name](run_cfg.num_players, num_envs, run_cfg.random_start_bags, kind)
-            states[name] = (model, pool, optimizer, collector, np.random.default_rng(seed),
-                            torch.Generator().manual_seed(seed))
-        totals = {name: {"decisions": 0, "samples": 0, "collect_s": 0.0, "update_s": 0.0} for name in ways}
-        for _ in range(rounds):
-            for name, (model, pool, optimizer, collector, rng, generator) in states.items():
-                buffer = RolloutBuffer(run_cfg.gamma, run_cfg.gae_lambda)
-                start = time.perf_counter()
-                plans, _ = make_plans(run_cfg, rng, len(pool), side_of)
-                model.eval()
-                stats = collector.run(plans, rng, model, pool, generator, buffer)
-                collected = time.perf_counter()
-                model.train()
-                ppo_update(model, optimizer, buffer.batch(), run_cfg, generator)
-                done = time.perf_counter()
-                total = totals[name]
-                total["decisions"] += stats.decisions
-                total["samples"] += stats.recorded
-                total["collect_s"] += collected - start
-                total["update_s"] += done - collected
-        row = {"num_envs": num_envs}
-        for name, total in totals.items():
-            seconds = total["collect_s"] + total["update_s"]
-            row[name] = {**total, "seconds": seconds, "decisions_per_second": total["decisions"] / seconds,
-                         "collect_decisions_per_second": total["decisions"] / total["collect_s"]}
-        row["ratio"] = row["SplitCollector"]["decisions_per_second"] / row["Collector"]["decisions_per_second"]
-        rows.append(row)
-        print(f"  iteration num_envs={num_envs}: {row['Collector']['decisions_per_second']:.0f} -> "
-              f"{row['SplitCollector']['decisions_per_second']:.0f} decisions/s", flush=True)
-    return rows
-
-
-def print_tables(collection: list[dict], iterations: list[dict]) -> None:
-    print("\n(a)/(b) collection, all-network plans (self-play + pool): decisions per second")
-    print(f"{'num_envs':>8}  {'Collector':>10}  {'VectorCollector':>15}  {'ratio':>6}")
-    for row in collection:
-        print(f"{row['num_envs']:>8}  {row['Collector']['decisions_per_second']:>10.0f}  "
-              f"{row['VectorCollector']['decisions_per_second']:>15.0f}  {row['ratio']:>5.2f}x")
-    if not iterations:
-        return
-    print("\n(c) full PPO iteration, training opponent mix: decisions per second (collect s + update s)")
-    print(f"{'num_envs':>8}  {'Collector':>22}  {'SplitCollector':>22}  {'ratio':>6}")
-    for row in iterations:
-        cells = [f"{r['decisions_per_second']:.0f} ({r['collect_s']:.1f}+{r['update_s']:.1f})"
-                 for r in (row["Collector"], row["SplitCollector"])]
-        print(f"{row['num_envs']:>8}  {cells[0]:>22}  {cells[1]:>22}  {row['ratio']:>5.2f}x")
+def print_tables(iterations: dict, configs: dict, collection: list[dict]) -> None:
+    print("\n(a) full PPO iterations, each way's defaults: decisions per second (collect s + update s)")
+    print(f"{'way':>12}  {'hands':>5}  {'decisions/s':>11}  {'collect s':>9}  {'update s':>8}  {'vs before':>9}")
+    base = iterations.get("before", {}).get("decisions_per_second")
+    for name, row in iterations.items():
+        ratio = f"{row['decisions_per_second'] / base:.2f}x" if base else "-"
+        print(f"{name:>12}  {configs[name]['num_envs']:>5}  {row['decisions_per_second']:>11.0f}  "
+              f"{row['collect_s']:>9.1f}  {row['update_s']:>8.1f}  {ratio:>9}")
+    if collection:
+        print("\n(b) collection alone, all-network plans (self-play + pool): decisions per second")
+        for row in collection:
+            print(f"  {row['num_envs']:>5} hands: GameCollector {row['GameCollector']['decisions_per_second']:.0f}, "
+                  f"VectorCollector {row['VectorCollector']['decisions_per_second']:.0f}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--num-players", type=int, default=4, choices=(4, 2))
-    parser.add_argument("--num-envs", type=int, nargs="+", default=[64, 256, 1024], help="for (a)/(b)")
-    parser.add_argument("--iteration-envs", type=int, nargs="*", default=[128, 1024],
-                        help="for (c); 128 is the trainer's default num_envs (none: skip (c))")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per configuration")
-    parser.add_argument("--hidden-sizes", type=int, nargs="+", default=None, help="default: the trainer's")
+    parser.add_argument("--baseline", default=BASELINE, help="git commit of the 'before' trainer ('': leave it out)")
+    parser.add_argument("--ways", nargs="+", default=["before", *VARIANTS], choices=["before", *VARIANTS])
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (after one warm-up round)")
+    parser.add_argument("--num-envs", type=int, default=0, help="hands per rollout of every way (0: each its default)")
+    parser.add_argument("--hidden-sizes", type=int, nargs="+", default=None, help="of every way (default: theirs)")
+    parser.add_argument("--collection-envs", type=int, nargs="*", default=[], help="sizes for (b) (none: skip it)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--torch-threads", type=int, default=1)
     parser.add_argument("--json", metavar="PATH", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
 
-    torch.set_num_threads(args.torch_threads)
-    cfg = PPOConfig(num_players=args.num_players)
-    if args.hidden_sizes:
-        cfg.hidden_sizes = args.hidden_sizes
-    print(f"{args.num_players} players, hidden {list(cfg.hidden_sizes)}, privileged critic {cfg.privileged_critic}, "
-          f"{args.rounds} rounds, torch threads {args.torch_threads}", flush=True)
-    collection = collection_rows(cfg, args.num_envs, args.rounds, args.seed)
-    iterations = iteration_rows(cfg, args.iteration_envs, args.rounds, args.seed) if args.iteration_envs else []
-    print_tables(collection, iterations)
+    torch.set_num_threads(1)  # as the trainer: collection on one thread (the updates set their own)
+    shared = {"num_players": args.num_players, **({"num_envs": args.num_envs} if args.num_envs else {}),
+              **({"hidden_sizes": args.hidden_sizes} if args.hidden_sizes else {})}
+    ways, configs = {}, {}
+    for name in args.ways:
+        if name == "before":
+            if not args.baseline:
+                continue
+            ways[name], cfg = before_iteration(args.baseline, shared, args.seed)
+        else:
+            ways[name], cfg = now_iteration({**shared, **VARIANTS[name]}, args.seed)
+        configs[name] = cfg.to_dict()
+    print(f"{args.num_players} players, ways {list(ways)}, {args.rounds} rounds", flush=True)
+    iterations = iteration_rows(ways, args.rounds)
+    collection = collection_rows(args.num_players, args.collection_envs, args.rounds, args.seed)
+    print_tables(iterations, configs, collection)
     if args.json:
         load = os.getloadavg() if hasattr(os, "getloadavg") else None
-        report = {"num_players": args.num_players, "hidden_sizes": list(cfg.hidden_sizes),
-                  "privileged_critic": cfg.privileged_critic, "rounds": args.rounds,
-                  "torch_threads": args.torch_threads, "torch": torch.__version__,
-                  "python": platform.python_version(), "cpus": os.cpu_count(), "load_average": load,
-                  "collection": collection, "iteration": iterations}
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=2)
+        report = {"num_players": args.num_players, "baseline": args.baseline, "rounds": args.rounds,
+                  "torch": torch.__version__, "python": platform.python_version(), "cpus": os.cpu_count(),
+                  "load_average": load, "configs": configs, "iteration": iterations, "collection": collection}
+        Path(args.json).write_text(json.dumps(report, indent=2))
     return 0
 
 

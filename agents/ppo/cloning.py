@@ -1,30 +1,42 @@
 """Learning from another agent: behaviour cloning before PPO, and the teacher term during it.
 
-Both read the same kind of data, an agent's choice in a position the
-collector reached: cloning plays ``cfg.bc_hands`` hands with the
-demonstrator at every seat and fits the network to its actions (which
-skips the phase where a random policy bids Blind Nil half the time); the
-teacher term (``cfg.teacher_coef > 0``) labels the learner's own positions
-with the teacher's choice (DAgger style) and adds the NLL of that choice to
-the PPO loss.
+Both read the same kind of data, the teacher's choice in a position the
+collector reached: cloning plays ``cfg.bc_hands`` hands with the teacher at
+every seat (dealt at game scores as PPO's are, so that its score-dependent
+bids are in the data) and fits the network to its actions, which skips the
+phase where a random policy bids Blind Nil half the time; the teacher term
+(``cfg.teacher_coef > 0``) labels the learner's own positions with the
+teacher's choice (DAgger style) and adds the NLL of that choice to the PPO
+loss, as an optional extra loss.
+
+Cloning resumes after a kill: the checkpoint holds the generator state from
+before the teacher's games, which are played again identically, and the
+network, optimizer and shuffling state after the last finished epoch.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import torch
 
 from .buffer import Batch, RolloutBuffer
+from .collect import Collector
 from .config import PPOConfig
-from .model import ActorCritic, masked_log_probs
-from .rollout import Collector, Key
+from .model import ActorCritic, bf16_autocast, masked_log_probs
+from .plans import Plan
+from .run_folder import Clock, RunFolder, TrainingState, say
+from .score_context import draw_start
 
-FIT_FRACTION = 0.9  # of the cloning samples fitted; the last 10% (whole hands) are held out to score the fit
+FIT_FRACTION = 0.9  # of the cloning samples fitted; the last 10% (the last hands played) score the fit
+BATCH_SIZE = 512
+ROWS_PER_HAND = 80  # at most, either variant: storage reserved for the teacher's games (only rows written cost)
 
 
 def teacher_name(cfg: PPOConfig) -> str | None:
     """The registry agent that labels the learner's decisions during PPO (None: no teacher term)."""
-    return (cfg.teacher_agent or cfg.heuristic_agent) if cfg.teacher_coef > 0 else None
+    return cfg.teacher if cfg.teacher_coef > 0 else None
 
 
 def imitation_loss(log_probs: torch.Tensor, teacher_actions: torch.Tensor, coef: float) -> torch.Tensor | float:
@@ -35,8 +47,7 @@ def imitation_loss(log_probs: torch.Tensor, teacher_actions: torch.Tensor, coef:
     labelled = teacher_actions >= 0
     if not labelled.any():
         return 0.0
-    teacher_nll = -log_probs[labelled].gather(1, teacher_actions[labelled].unsqueeze(1)).mean()
-    return coef * teacher_nll
+    return -coef * log_probs[labelled].gather(1, teacher_actions[labelled].unsqueeze(1)).mean()
 
 
 @torch.no_grad()
@@ -45,73 +56,105 @@ def teacher_fit(model: ActorCritic, batch: Batch) -> dict[str, float]:
     labelled = batch.teacher_actions >= 0
     if not labelled.any():
         return {}
-    log_probs = masked_log_probs(model.logits(batch.obs[labelled]), batch.masks[labelled])
+    log_probs = masked_log_probs(model.logits(batch.obs[labelled].float()), batch.masks[labelled])
     teacher = batch.teacher_actions[labelled]
     return {"teacher_nll": -log_probs.gather(1, teacher.unsqueeze(1)).mean().item(),
             "teacher_agreement": (log_probs.argmax(1) == teacher).float().mean().item()}
 
 
-def behaviour_clone(cfg: PPOConfig, model: ActorCritic, collector: Collector, rng: np.random.Generator,
-                    generator: torch.Generator, progress: bool = True) -> dict[str, float]:
-    """Supervised pre-training on ``cfg.bc_hands`` hands the demonstrator (``cfg.bc_agent``, by default
-    the heuristic) plays at every seat.
+def behaviour_clone(cfg: PPOConfig, state: TrainingState, collector: Collector, run: RunFolder, clock: Clock,
+                    progress: bool) -> dict | None:
+    """Supervised pre-training on ``cfg.bc_hands`` hands the teacher plays at every seat.
 
-    The policy head learns the demonstrator's action (cross-entropy on the
+    The policy head learns the teacher's action (cross-entropy on the
     masked logits); the value head learns the hand's reward (Monte-Carlo:
     GAE with gamma = lambda = 1 and zero values gives the return), both on
     the first ``FIT_FRACTION`` of the samples; the rest scores the fit.
+    Returns the held-out scores, or None when the budget ran out first (the
+    checkpoint then resumes here).
     """
-    data = demonstrations(cfg, model, collector, rng, generator, progress)
+    if not state.clone:
+        state.clone = {"rng": state.rng.bit_generator.state, "epochs_done": 0, "optimizer": None}
+        run.save(state, cfg)
+    state.rng.bit_generator.state = state.clone["rng"]  # the same games as before a kill
+    data = demonstrations(cfg, collector, state.rng, clock, progress)
+    if data is None:
+        return None
     split = int(len(data) * FIT_FRACTION)
-    fit(cfg, model, data, split, generator, progress)
-    return {"bc_samples": len(data), **heldout_scores(model, data, split)}
+    optimizer = torch.optim.Adam(state.model.parameters(), lr=cfg.bc_learning_rate)
+    if state.clone["optimizer"] is not None:
+        optimizer.load_state_dict(state.clone["optimizer"])
+    bar = _bar(progress, cfg.bc_epochs, state.clone["epochs_done"], "cloning epochs")
+    while state.clone["epochs_done"] < cfg.bc_epochs:
+        if clock.out_of_time():
+            bar.close()
+            return None
+        began = time.perf_counter()
+        nll = fit_epoch(cfg, state.model, optimizer, data, split, state.generator)
+        state.clone.update(epochs_done=state.clone["epochs_done"] + 1, optimizer=optimizer.state_dict())
+        run.save(state, cfg)
+        bar.update(1)
+        if not progress:
+            say(f"clone: epoch {state.clone['epochs_done']}/{cfg.bc_epochs}, action NLL {nll:.3f} "
+                f"({time.perf_counter() - began:.0f} s)")
+    bar.close()
+    return {"bc_samples": len(data), "bc_wall_s": clock.tick(), **heldout_scores(state.model, data, split)}
 
 
-def demonstrations(cfg: PPOConfig, model: ActorCritic, collector: Collector, rng: np.random.Generator,
-                   generator: torch.Generator, progress: bool) -> Batch:
-    """Every decision of the demonstrator in ``cfg.bc_hands`` hands it plays against itself, in hand order."""
-    from tqdm import tqdm
-
-    demonstrator: Key = ("agent", cfg.bc_agent or cfg.heuristic_agent)
+def demonstrations(cfg: PPOConfig, collector: Collector, rng: np.random.Generator, clock: Clock,
+                   progress: bool) -> Batch | None:
+    """Every decision of the teacher in ``cfg.bc_hands`` hands it plays against itself, in hand order (None
+    if the budget ran out first)."""
+    teacher = ("agent", cfg.teacher)
     buffer = RolloutBuffer(gamma=1.0, lam=1.0)
-    n = collector.num_players
-    done = 0
-    with tqdm(total=cfg.bc_hands, desc="demonstrator games", unit="hand", disable=not progress) as bar:
-        while done < cfg.bc_hands:
-            k = min(len(collector.games), cfg.bc_hands - done)
-            collector.run([[demonstrator] * n] * k, rng, model, [], generator, buffer, record={demonstrator})
-            done += k
-            bar.update(k)
+    buffer.reserve(cfg.bc_hands * ROWS_PER_HAND)
+    game = collector.games.config
+    bar = _bar(progress, cfg.bc_hands, 0, "teacher's games")
+    began, done = time.perf_counter(), 0
+    while done < cfg.bc_hands:
+        if clock.out_of_time():
+            bar.close()
+            return None
+        k = min(collector.num_envs, cfg.bc_hands - done)
+        plans = [Plan((teacher,) * cfg.num_players, draw_start(rng, game, cfg.score_context), "teacher")
+                 for _ in range(k)]
+        collector.collect(plans, rng, None, [], torch.Generator(), buffer, record=frozenset({teacher}))
+        done += k
+        bar.update(k)
+    bar.close()
+    say(f"clone: {done} teacher hands, {len(buffer)} decisions ({time.perf_counter() - began:.0f} s)")
     return buffer.batch()
 
 
-def fit(cfg: PPOConfig, model: ActorCritic, data: Batch, split: int, generator: torch.Generator,
-        progress: bool) -> None:
-    """``cfg.bc_epochs`` passes of Adam over the first ``split`` rows: action NLL plus ``vf_coef`` times the
-    value loss."""
-    from tqdm import tqdm
-
-    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.bc_learning_rate)
-    with tqdm(range(cfg.bc_epochs), desc="behaviour cloning", unit="epoch", disable=not progress) as bar:
-        for _ in bar:
-            order = torch.randperm(split, generator=generator)
-            for idx in torch.split(order, cfg.bc_batch_size):
-                logits, values = model(data.obs[idx])
-                log_probs = masked_log_probs(logits, data.masks[idx])
-                nll = -log_probs.gather(1, data.actions[idx].unsqueeze(1)).mean()
-                v_loss = 0.5 * ((values - data.returns[idx]) ** 2).mean()
-                loss = nll + cfg.vf_coef * v_loss
-                optimizer.zero_grad()
-                loss.backward()
-                optimizer.step()
-            bar.set_postfix(nll=f"{nll.item():.3f}")
+def fit_epoch(cfg: PPOConfig, model: ActorCritic, optimizer: torch.optim.Optimizer, data: Batch, split: int,
+              generator: torch.Generator) -> float:
+    """One pass of Adam over the first ``split`` rows: action NLL plus ``vf_coef`` times the value loss.
+    Returns the last minibatch's NLL."""
+    model.train()
+    order = torch.randperm(split, generator=generator)
+    for idx in torch.split(order, BATCH_SIZE):
+        with bf16_autocast(cfg.bf16):
+            logits, values = model(data.obs[idx].float())
+        log_probs = masked_log_probs(logits.float(), data.masks[idx])
+        nll = -log_probs.gather(1, data.actions[idx].unsqueeze(1)).mean()
+        loss = nll + cfg.vf_coef * 0.5 * ((values.float() - data.returns[idx]) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return nll.item()
 
 
 @torch.no_grad()
 def heldout_scores(model: ActorCritic, data: Batch, split: int) -> dict[str, float]:
     """Action NLL, greedy accuracy and value loss on the rows from ``split`` on (not fitted)."""
-    logits, values = model(data.obs[split:])
+    logits, values = model(data.obs[split:].float())
     log_probs = masked_log_probs(logits, data.masks[split:])
     return {"bc_heldout_nll": -log_probs.gather(1, data.actions[split:].unsqueeze(1)).mean().item(),
             "bc_heldout_accuracy": (log_probs.argmax(1) == data.actions[split:]).float().mean().item(),
             "bc_heldout_value_loss": (0.5 * (values - data.returns[split:]) ** 2).mean().item()}
+
+
+def _bar(progress: bool, total: int, initial: int, desc: str):
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, desc=desc, disable=not progress, dynamic_ncols=True, mininterval=2.0)

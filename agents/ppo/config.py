@@ -1,14 +1,19 @@
-"""The training configuration: one dataclass, overridable from a JSON/YAML file and the command line.
+"""The training configuration: one flat dataclass in a few named groups, overridable from a file and flags.
 
-Every field is a command-line flag (``--learning-rate 1e-4``) generated from
-the dataclass, so adding a field is a one-line change. Precedence: defaults,
-then the ``--config`` file, then explicit flags.
+The defaults are the recipe ``spades train --num-players 4`` runs from scratch
+(see docs/training.md): clone the heuristic, then PPO with the heuristic as a
+teacher for card play, the learning rate annealed to 0 over the budget, a
+share of the hands dealt at random game scores. Every field is a
+command-line flag (``--learning-rate 1e-4``) with one line of help, so
+adding a field is a one-line change. Precedence: defaults, then the
+``--config`` file (JSON or YAML), then explicit flags.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,76 +21,73 @@ from pathlib import Path
 TEACHER_PHASES = ("play", "all")  # which of the learner's decisions a teacher labels
 
 
+def _option(group: str, default, help: str):
+    """A config field in ``group`` with one line of ``help`` (what ``--help`` shows, with the default)."""
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata={"group": group, "help": help})
+    return field(default=default, metadata={"group": group, "help": help})
+
+
+_run = functools.partial(_option, "run")
+_hands = functools.partial(_option, "hands and opponents")
+_network = functools.partial(_option, "network")
+_ppo = functools.partial(_option, "PPO")
+_teacher = functools.partial(_option, "cloning and teacher")
+_checks = functools.partial(_option, "evaluation and checkpoints")
+
+
 @dataclass
 class PPOConfig:
-    """Hyper-parameters of one PPO self-play run (see ``agents/ppo/train.py``).
+    """Hyper-parameters of one training run (clone, then PPO); see ``agents/ppo/train.py``."""
 
-    The defaults are the settings of the first stage of the first-generation
-    four-player agent (``ppo-gen1``, ``runs/ppo-4p-bc2``); its later stages
-    lowered and annealed the learning rate (``--anneal-lr true --learning-rate
-    1e-4``). The shipped agent's full chain is in its ``meta["provenance"]``.
-    """
+    num_players: int = _run(4, "4 (partnership) or 2 (two-player Spades)")
+    seed: int = _run(1, "seeds the network, the deals, the opponents and the sampling")
+    max_minutes: float = _run(30.0, "wall-time budget of the whole run, cloning included (0: no limit)")
+    total_updates: int = _run(4000, "PPO updates at most (the run also ends when max_minutes is spent)")
+    torch_threads: int = _run(2, "threads of the network updates (collection runs on one)")
+    bf16: bool = _run(True, "update and cloning matmuls in bfloat16 where the CPU has it (about 3x faster)")
 
-    # --- game
-    num_players: int = 4  # 4 (partnership) or 2 (two-player Spades)
-    random_start_bags: bool = False  # start each training hand with random carried bags (0..9 per side), so the
-    # agent sees the sandbagging penalty; False starts every hand at 0 bags
-    # --- run
-    seed: int = 1
-    total_updates: int = 1000  # PPO updates (each one rollout of num_envs hands)
-    max_minutes: float = 0.0  # stop (and save) after this much wall time; 0 = no limit. Not part of the results.
-    torch_threads: int = 1  # the rollout runs batches of ~num_envs rows: one thread is as fast and leaves cores free
-    # --- rollout
-    num_envs: int = 128  # hands played in parallel (and per rollout); network calls are batched across them
-    # --- PPO (CleanRL names)
-    learning_rate: float = 2e-4
-    anneal_lr: bool = False
-    gamma: float = 1.0  # one hand is one short episode: no discounting
-    gae_lambda: float = 0.95
-    update_epochs: int = 3
-    num_minibatches: int = 4
-    norm_adv: bool = True
-    clip_coef: float = 0.2
-    clip_vloss: bool = False
-    ent_coef: float = 0.003
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    target_kl: float | None = None
-    # --- network
-    hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
-    card_features: bool = False  # also feed the card-play features of agents/ppo/features.py (see there why)
-    privileged_critic: bool = True  # the critic also sees the other hands (training only; see model.ActorCritic)
-    # --- opponents: the learner plays one side; the other side is drawn per hand with these weights
-    p_self: float = 0.25  # the current policy (both sides then give training data)
-    p_pool: float = 0.25  # a past snapshot of the policy
-    p_heuristic: float = 0.45
-    p_random: float = 0.05
-    heuristic_agent: str = "heuristic"  # registry names (spades_env.agents.make_agent)
-    random_agent: str = "random"
-    pool_size: int = 10  # most recent snapshots kept
-    snapshot_every: int = 10  # updates between snapshots added to the pool
-    init_policy: str = ""  # start from these weights (a policy file or checkpoint of the same shape) instead
-    # of a fresh network; behaviour cloning, if asked for, then runs on top
-    # --- imitation during PPO: a cross-entropy term pulling the learner toward the choice the teacher makes in
-    # the same position, on the learner's own states (DAgger style). Only hands with a registry-agent opponent
-    # are labelled (the batched engine builds no views). 0 = off.
-    teacher_coef: float = 0.0
-    teacher_agent: str = ""  # registry name; "" = heuristic_agent
-    teacher_phases: str = "play"  # "play": label card plays only; "all": every decision
-    # --- behaviour cloning on heuristic games before PPO (0 hands = off)
-    bc_hands: int = 10000
-    bc_agent: str = ""  # the demonstrator (registry name); "" = heuristic_agent. "ppo-bids" distils the shipped
-    # network's bids and the heuristic's card play into this network
-    bc_epochs: int = 10
-    bc_learning_rate: float = 1e-3
-    bc_batch_size: int = 512
-    # --- evaluation (duplicate tournament vs the heuristic, fixed seed)
-    eval_every: int = 20  # updates; 0 = only at the end
-    eval_deals: int = 200
-    eval_seed: int = 20261129
-    # --- checkpoints
-    save_every: int = 5  # updates
-    keep_policy_every: int = 0  # also keep a copy of the policy every N updates in policies/ (0 = never)
+    num_envs: int = _hands(256, "hands per rollout, played side by side (network calls batched across them)")
+    score_context: float = _hands(0.5, "share of hands dealt at random game scores and bags, rewarded by win chance")
+    p_self: float = _hands(0.3, "weight of hands against the current policy (both sides give data)")
+    p_pool: float = _hands(0.3, "weight of hands against a past snapshot from the pool")
+    p_heuristic: float = _hands(0.35, "weight of hands against heuristic_agent")
+    p_random: float = _hands(0.05, "weight of hands against the random agent")
+    heuristic_agent: str = _hands("heuristic", "registry name of the heuristic opponent (and evaluation opponent)")
+    pool_size: int = _hands(10, "past snapshots kept in the pool")
+    snapshot_every: int = _hands(10, "updates between snapshots added to the pool")
+
+    hidden_sizes: list[int] = _network([256, 256], "widths of the actor's (and the critic's) hidden layers")
+    card_features: bool = _network(True, "also feed the card-play features of agents/ppo/features.py")
+    privileged_critic: bool = _network(True, "the critic also sees the other hands (training only)")
+    init_policy: str = _network("", "start from these weights (policy file or checkpoint) instead of fresh ones")
+
+    learning_rate: float = _ppo(2e-4, "Adam step size")
+    anneal_lr: bool = _ppo(True, "anneal the learning rate linearly to 0 over the budget (updates or minutes)")
+    gamma: float = _ppo(1.0, "discount (a hand is a short episode: none)")
+    gae_lambda: float = _ppo(0.95, "GAE lambda")
+    update_epochs: int = _ppo(3, "passes over each rollout")
+    num_minibatches: int = _ppo(4, "minibatches per pass")
+    norm_adv: bool = _ppo(True, "normalise advantages per minibatch")
+    clip_coef: float = _ppo(0.2, "surrogate clipping")
+    clip_vloss: bool = _ppo(False, "clip the value loss too")
+    ent_coef: float = _ppo(0.003, "entropy bonus")
+    vf_coef: float = _ppo(0.5, "value loss weight")
+    max_grad_norm: float = _ppo(0.5, "gradient clipping norm")
+    target_kl: float = _ppo(0.0, "stop an update's passes early above this KL (0: never)")
+
+    teacher: str = _teacher("heuristic", "registry agent cloned before PPO and labelling the learner's moves in it")
+    bc_hands: int = _teacher(10000, "hands the teacher plays at every seat for cloning (0: no cloning)")
+    bc_epochs: int = _teacher(8, "passes of cloning over those hands")
+    bc_learning_rate: float = _teacher(1e-3, "Adam step size of cloning")
+    teacher_coef: float = _teacher(1.0, "weight of the teacher's NLL in the PPO loss (0: off)")
+    teacher_phases: str = _teacher("play", "decisions the teacher labels: play (card plays) or all")
+
+    eval_every: int = _checks(50, "updates between duplicate evaluations against heuristic_agent (0: at the end)")
+    eval_deals: int = _checks(200, "deals per evaluation (each played twice, sides swapped)")
+    eval_seed: int = _checks(20261129, "seed of the evaluation deals")
+    save_every: int = _checks(5, "updates between checkpoints")
+    keep_policy_every: int = _checks(0, "also keep the policy every N updates in policies/ (0: never)")
 
     def __post_init__(self) -> None:
         if self.num_players not in (2, 4):
@@ -95,8 +97,8 @@ class PPOConfig:
             raise ValueError(f"opponent weights must be >= 0 and not all 0, got {weights}")
         if self.teacher_phases not in TEACHER_PHASES:
             raise ValueError(f"teacher_phases must be one of {TEACHER_PHASES}, got {self.teacher_phases!r}")
-        if self.teacher_coef < 0:
-            raise ValueError(f"teacher_coef must be >= 0, got {self.teacher_coef!r}")
+        if self.teacher_coef < 0 or not 0 <= self.score_context <= 1:
+            raise ValueError("teacher_coef must be >= 0 and score_context in [0, 1]")
         if self.num_envs < 1 or self.num_minibatches < 1 or self.update_epochs < 1:
             raise ValueError("num_envs, num_minibatches and update_epochs must be >= 1")
 
@@ -128,20 +130,23 @@ def load_config_file(path: str | Path) -> dict:
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
-    """One ``--flag`` per config field; unset flags stay ``None`` so the file and defaults show through."""
+    """One ``--flag`` per config field, in one argument group per config group; unset flags stay ``None`` so
+    the file and the defaults show through."""
+    groups: dict[str, argparse._ArgumentGroup] = {}
     for f in dataclasses.fields(PPOConfig):
-        flag = "--" + f.name.replace("_", "-")
+        group = f.metadata["group"]
+        if group not in groups:
+            groups[group] = parser.add_argument_group(group)
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         kind = type(default)
+        extra: dict = {"type": kind, "metavar": {int: "N", float: "X", str: "NAME"}.get(kind)}
         if kind is bool:
-            parser.add_argument(flag, type=_parse_bool, default=None, metavar="{true,false}",
-                                help=f"(default {default})")
+            extra = {"type": _parse_bool, "metavar": "{true,false}"}
         elif kind is list:
-            parser.add_argument(flag, type=int, nargs="+", default=None, help=f"(default {default})")
-        elif default is None:
-            parser.add_argument(flag, type=float, default=None, help="(default None)")
-        else:
-            parser.add_argument(flag, type=kind, default=None, help=f"(default {default})")
+            extra = {"type": int, "nargs": "+", "metavar": "N"}
+        shown = " ".join(map(str, default)) if kind is list else default
+        groups[group].add_argument("--" + f.name.replace("_", "-"), default=None,
+                                   help=f"{f.metadata['help']} (default: {shown})", **extra)
 
 
 def config_from_args(args: argparse.Namespace, base: dict | None = None) -> PPOConfig:

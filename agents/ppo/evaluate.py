@@ -5,8 +5,7 @@
 (``eval.csv``: single-hand boards, each deal played twice with the sides
 swapped, fixed seed); the command re-runs it on any policy files, e.g. the
 copies a run keeps with ``--keep-policy-every``, and appends one CSV row per
-file. It is how the from-scratch and behaviour-cloned runs are compared at
-equal training.
+file, so that runs can be compared at equal training.
 """
 
 from __future__ import annotations

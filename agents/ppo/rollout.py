@@ -1,27 +1,25 @@
-"""Experience collection: many single-hand games driven directly on the rules engine.
+"""Experience collection on the per-game rules engine: the hands with registry agents at the table.
 
-Speed comes from two choices. (1) No PettingZoo wrapper: each game is a bare
-:class:`SpadesGame` with an :class:`ObservationTracker` that keeps every
-seat's observation vector up to date incrementally. (2) Batching: ``num_envs``
-hands are played side by side, and at each step the decisions of all games
-whose player to act uses the same network are evaluated in one forward pass.
+Each game is a bare :class:`SpadesGame` (no PettingZoo wrapper) with an
+:class:`ObservationTracker` that keeps every seat's observation vector up to
+date incrementally; ``num_envs`` hands are played side by side, and at each
+step the decisions of all games whose player to act uses the same network
+are evaluated in one forward pass. Registry agents (the heuristic, the
+random agent, a teacher) read the structured view, which only this engine
+builds; :mod:`.collect` sends the all-network hands to the batched engine.
 
-Who plays which seat is a *plan*: one policy key per seat, drawn per hand by
-the trainer. Forced moves (one legal action) are taken without asking
-anyone and are not stored: they carry no gradient. Keys are ``LEARNER`` (the network being trained), ``("pool", i)``
-(a frozen past snapshot) or ``("agent", name)`` (an agent from the registry,
-e.g. the heuristic, which reads the structured view). The decisions of the
-seats whose key is in ``record`` are stored as trajectories in a
-:class:`~spades_env.agents.ppo.buffer.RolloutBuffer`. With a ``teacher`` (a registry
-name), the learner's card plays (or, with ``teacher_phases="all"``, all its
-decisions) also store what the teacher would have done in the same position,
-which the trainer's imitation term reads (``PPOConfig.teacher_coef``).
+Forced moves (one legal action) are taken without asking anyone and are not
+stored: they carry no gradient. The decisions of the seats whose key is in
+``record`` are stored as trajectories in a
+:class:`~spades_env.agents.ppo.buffer.RolloutBuffer`. With a ``teacher`` (a
+registry name), the learner's card plays (or, with ``teacher_phases="all"``,
+all its decisions) also store what the teacher would have done in the same
+position, which the trainer's teacher term reads.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,30 +31,12 @@ from spades_env.agents.base import make_agent
 from spades_env.cards import bits_to_array
 from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker, observation_size
-from spades_env.scoring import POINTS_PER_REWARD
 
 from .buffer import RolloutBuffer
 from .config import TEACHER_PHASES
 from .model import ActorCritic, masked_log_probs, sample_actions
-
-Key = tuple  # ("learner",) | ("pool", index) | ("agent", registry name)
-LEARNER: Key = ("learner",)
-
-
-@dataclass
-class HandResult:
-    """One finished hand: its slot and plan, its record (the engine's JSON dict) and each seat's reward."""
-
-    slot: int  # index into the plans given to Collector.run
-    plan: list[Key]
-    record: dict
-    rewards: list[float]  # per seat: seat_rewards of the hand's points
-
-
-def seat_rewards(points: Sequence[int], side_of: Sequence[int]) -> list[float]:
-    """Each seat's reward for a scored hand: its side's points minus the other side's, in reward units (the
-    env's ``"score"`` reward)."""
-    return [(points[side] - points[1 - side]) / POINTS_PER_REWARD for side in side_of]
+from .plans import LEARNER, HandResult, Key, Plan, RolloutStats
+from .score_context import hand_rewards
 
 
 @dataclass
@@ -83,19 +63,11 @@ class Trajectory:
         buffer.add_trajectory(self.obs, self.masks, self.actions, self.log_probs, self.values, reward, self.teacher)
 
 
-@dataclass
-class RolloutStats:
-    hands: list[HandResult] = field(default_factory=list)
-    decisions: int = 0  # every action taken by any seat (forced ones included)
-    recorded: int = 0  # decisions stored in the buffer
+class GameCollector:
+    """Plays batches of single hands on ``SpadesGame``; reuses its games, trackers and agent objects."""
 
-
-class Collector:
-    """Plays batches of single hands; reuses its games, trackers and agent objects between calls."""
-
-    def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
-                 observation_kind: str = "default", teacher: str | None = None,
-                 teacher_phases: str = "play") -> None:
+    def __init__(self, num_players: int, num_envs: int, observation_kind: str = "default",
+                 teacher: str | None = None, teacher_phases: str = "play") -> None:
         """``observation_kind="oracle"`` feeds networks with a privileged critic (see :class:`ActorCritic`);
         agents from the registry always get the default observation (its prefix). ``teacher`` names the
         agent that labels the learner's decisions (None: no labels): its card plays only
@@ -105,10 +77,9 @@ class Collector:
         self.num_players = num_players
         self.teacher = teacher
         self.teacher_phases = teacher_phases
-        self.random_start_bags = random_start_bags
         self.agent_obs_size = observation_size(num_players)
-        config = SpadesConfig(num_players=num_players, single_hand=True)
-        self.games = [SpadesGame(config) for _ in range(num_envs)]
+        self.config = SpadesConfig(num_players=num_players, single_hand=True)
+        self.games = [SpadesGame(self.config) for _ in range(num_envs)]
         self.trackers = [ObservationTracker(g, observation_kind) for g in self.games]
         self._agents: dict[tuple[int, int, str], Agent] = {}
 
@@ -120,14 +91,14 @@ class Collector:
         return self._agents[key]
 
     @torch.no_grad()
-    def run(self, plans: list[list[Key]], rng: np.random.Generator, model: ActorCritic,
+    def run(self, plans: list[Plan], rng: np.random.Generator, model: ActorCritic | None,
             pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
-            record: set[Key] = frozenset({LEARNER})) -> RolloutStats:
+            record: frozenset[Key] = frozenset({LEARNER})) -> RolloutStats:
         """Play one hand per plan (at most ``num_envs``) to the end; store the recorded seats' trajectories.
 
-        Every random choice comes from ``rng`` (deals, carried bags, agent
-        seeds) and ``generator`` (network sampling), so a run is a pure
-        function of their states.
+        Every random choice comes from ``rng`` (deals, agent seeds) and
+        ``generator`` (network sampling), so a run is a pure function of
+        their states.
         """
         trajectories = self._deal(plans, rng, record)
         nets = {LEARNER: model} | {("pool", i): net for i, net in enumerate(pool)}
@@ -144,17 +115,16 @@ class Collector:
             active = self._step(active, chosen, plans, trajectories, buffer, stats)
         return stats
 
-    def _deal(self, plans: list[list[Key]], rng: np.random.Generator,
-              record: set[Key]) -> dict[tuple[int, int], Trajectory]:
-        """Start one hand per plan (deal, carried bags, agent seeds, all from ``rng``); returns an empty
-        trajectory per recorded (slot, seat)."""
+    def _deal(self, plans: list[Plan], rng: np.random.Generator,
+              record: frozenset[Key]) -> dict[tuple[int, int], Trajectory]:
+        """Start one hand per plan (deal and agent seeds from ``rng``, scores and bags from the plan); returns
+        an empty trajectory per recorded (slot, seat)."""
         trajectories: dict[tuple[int, int], Trajectory] = {}
         for slot, plan in enumerate(plans):
             game = self.games[slot]
-            bags = [int(b) for b in rng.integers(0, game.config.bag_limit, 2)] if self.random_start_bags else None
-            game.reset(int(rng.integers(2**62)), bags=bags)
+            game.reset(int(rng.integers(2**62)), scores=plan.start.scores, bags=plan.start.bags)
             self.trackers[slot].rebuild()
-            for seat, key in enumerate(plan):
+            for seat, key in enumerate(plan.seats):
                 if key[0] == "agent":
                     agent = self._agent(slot, seat, key[1])
                     if hasattr(agent, "reset"):  # agents without per-hand state draw no seed
@@ -164,10 +134,10 @@ class Collector:
                 if key == LEARNER and self.teacher:
                     teacher = self._agent(slot, seat, self.teacher)
                     if hasattr(teacher, "reset"):
-                        teacher.reset(seat, None)
+                        teacher.reset(seat, int(rng.integers(2**62)))
         return trajectories
 
-    def _forced_moves(self, active: list[int], plans: list[list[Key]]) -> tuple[dict[int, int], dict[Key, list[int]]]:
+    def _forced_moves(self, active: list[int], plans: list[Plan]) -> tuple[dict[int, int], dict[Key, list[int]]]:
         """The action of every game with one legal action (nobody decides: nothing to learn), and the other
         games grouped by the policy to act (one forward pass per network)."""
         chosen: dict[int, int] = {}
@@ -178,7 +148,7 @@ class Collector:
             if forced is not None:
                 chosen[slot] = forced
             else:
-                deciders[plans[slot][game.current_player]].append(slot)
+                deciders[plans[slot].seats[game.current_player]].append(slot)
         return chosen, deciders
 
     def _legal_masks(self, slots: list[int]) -> np.ndarray:
@@ -187,7 +157,7 @@ class Collector:
     def _ask_agents(self, key: Key, slots: list[int], players: list[int], store: bool,
                     trajectories: dict[tuple[int, int], Trajectory], chosen: dict[int, int]) -> None:
         """Registry agents choose one by one; stored with log-prob and value 0 (they are not networks)."""
-        masks = self._legal_masks(slots)
+        masks = self._legal_masks(slots) if store else None
         for s, p in zip(slots, players):
             chosen[s] = ask(self._agent(s, p, key[1]), self.games[s], self._agent_observation(s, p))
         if store:
@@ -200,7 +170,8 @@ class Collector:
         steps also get the teacher's label)."""
         masks = self._legal_masks(slots)
         obs = np.stack([self.trackers[s].vectors[p] for s, p in zip(slots, players)])
-        logits, values = net(torch.from_numpy(obs))
+        inputs = torch.from_numpy(obs)
+        logits, values = net(inputs) if store else (net.logits(inputs), None)
         log_probs = masked_log_probs(logits, torch.from_numpy(masks))
         actions = sample_actions(log_probs, generator)
         taken = log_probs.gather(1, actions.unsqueeze(1)).squeeze(1)
@@ -210,7 +181,7 @@ class Collector:
                 trajectories[s, p].add(obs[i], masks[i], chosen[s], float(taken[i]), float(values[i]),
                                        self._teacher_action(s, p) if key == LEARNER else -1)
 
-    def _step(self, active: list[int], chosen: dict[int, int], plans: list[list[Key]],
+    def _step(self, active: list[int], chosen: dict[int, int], plans: list[Plan],
               trajectories: dict[tuple[int, int], Trajectory], buffer: RolloutBuffer, stats: RolloutStats) -> list[int]:
         """Apply every game's chosen action; finished hands give their results and trajectories. Returns the
         games still being played."""
@@ -227,12 +198,12 @@ class Collector:
                 still.append(slot)
         return still
 
-    def _finish(self, slot: int, plan: list[Key], trajectories: dict[tuple[int, int], Trajectory],
+    def _finish(self, slot: int, plan: Plan, trajectories: dict[tuple[int, int], Trajectory],
                 buffer: RolloutBuffer, stats: RolloutStats) -> None:
         """A hand is scored: record its result and move its seats' trajectories into the buffer."""
         game = self.games[slot]
         rec = game.hand_records[-1]
-        rewards = seat_rewards(rec["points"], game.side_of)
+        rewards = hand_rewards(rec, plan.start, game.side_of, self.config)
         stats.hands.append(HandResult(slot, plan, rec, rewards))
         for seat in range(self.num_players):
             trajectory = trajectories.pop((slot, seat), None)

@@ -1,4 +1,5 @@
-"""A training run's folder: its checkpoint (and resume from it), provenance, logs and learning curve.
+"""A training run's folder: its checkpoint (and resume from it, in any phase), provenance, logs, the
+budget and the learning curve.
 
 ``config.json`` (the run's configuration), ``run.json`` (provenance: seed,
 commit, command, versions, one entry per resume, cloning scores),
@@ -18,6 +19,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,37 +30,45 @@ import torch
 from spades_env.scoring import POINTS_PER_REWARD
 
 from .config import PPOConfig
-from .model import ActorCritic, atomic_save, policy_state, save_policy
+from .model import ActorCritic, atomic_save, load_policy, policy_state, save_policy
 
 
 def fresh_counters() -> dict:
-    return {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "wall_s": 0.0}
+    """The run's counters (``ppo_start_s``: the run's wall time when PPO began, for the time-based schedule)."""
+    return {"update": 0, "decisions": 0, "samples": 0, "hands": 0, "wall_s": 0.0, "ppo_start_s": 0.0}
 
 
 @dataclass
 class TrainingState:
-    """What a checkpoint holds: the network and its optimizer, the pool of past policies, the counters and
-    every RNG (the network's sampling and the update's shuffles draw from ``generator``, the plans and deals
-    from ``rng``)."""
+    """What a checkpoint holds: the phase ("clone" or "ppo") and the cloning's progress, the network and its
+    optimizer, the pool of past policies, the counters and every RNG (the network's sampling and the
+    update's shuffles draw from ``generator``, the plans and deals from ``rng``)."""
 
     model: ActorCritic
     optimizer: torch.optim.Optimizer
     rng: np.random.Generator
     generator: torch.Generator
+    phase: str = "ppo"
+    clone: dict = field(default_factory=dict)  # cloning.behaviour_clone's progress while phase == "clone"
     pool: list[dict] = field(default_factory=list)  # state dicts of past policies, oldest first
     counters: dict = field(default_factory=fresh_counters)  # update, decisions, samples, hands, wall_s
     pool_nets: list[ActorCritic] = field(default_factory=list)  # the pool as networks (not saved: rebuilt)
 
     @classmethod
     def fresh(cls, cfg: PPOConfig) -> TrainingState:
-        """A new network (initialised from ``cfg.seed``), its optimizer and RNGs seeded by ``cfg.seed``."""
+        """A new network (initialised from ``cfg.seed``, or ``cfg.init_policy``'s weights), its optimizer and
+        RNGs seeded by ``cfg.seed``; it starts by cloning when ``cfg.bc_hands`` > 0."""
         from spades_env.observations import observation_size
 
         critic_size = observation_size(cfg.num_players, "oracle") if cfg.privileged_critic else None
         torch.manual_seed(cfg.seed)
         model = ActorCritic(observation_size(cfg.num_players), cfg.hidden_sizes, critic_size, cfg.card_features)
+        if cfg.init_policy:
+            start, data = load_policy(cfg.init_policy)  # actor-only files give the actor; the critic stays fresh
+            model.load_state_dict(start.state_dict(), strict=not data.get("actor_only"))
         optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
-        return cls(model, optimizer, np.random.default_rng(cfg.seed), torch.Generator().manual_seed(cfg.seed))
+        return cls(model, optimizer, np.random.default_rng(cfg.seed), torch.Generator().manual_seed(cfg.seed),
+                   phase="clone" if cfg.bc_hands > 0 else "ppo")
 
     def add_snapshot(self, pool_size: int) -> None:
         """The current policy joins the pool; only the ``pool_size`` most recent stay."""
@@ -70,6 +80,7 @@ class TrainingState:
         """Everything needed to continue bit for bit: weights, optimizer, pool, counters and every RNG state."""
         atomic_save({"policy": policy_state(self.model, cfg.num_players, {"update": self.counters["update"]}),
                      "optimizer": self.optimizer.state_dict(), "pool": self.pool, "state": dict(self.counters),
+                     "phase": self.phase, "clone": self.clone,
                      "rng": self.rng.bit_generator.state, "torch_generator": self.generator.get_state(),
                      "torch_global": torch.get_rng_state(), "config": cfg.to_dict()}, path)
 
@@ -79,7 +90,8 @@ class TrainingState:
         self.model.load_state_dict(ckpt["policy"]["state_dict"])
         self.optimizer.load_state_dict(ckpt["optimizer"])
         self.pool = ckpt["pool"]
-        self.counters = ckpt["state"]
+        self.counters = {**fresh_counters(), **ckpt["state"]}
+        self.phase, self.clone = ckpt.get("phase", "ppo"), ckpt.get("clone", {})
         self.rng.bit_generator.state = ckpt["rng"]
         self.generator.set_state(ckpt["torch_generator"])
         torch.set_rng_state(ckpt["torch_global"])
@@ -133,6 +145,40 @@ class RunFolder:
 
 def _policy_meta(state: TrainingState) -> dict:
     return {"update": state.counters["update"], "decisions": state.counters["decisions"]}
+
+
+class Clock:
+    """The run's wall time across resumes (``counters["wall_s"]``, kept current) against ``max_minutes``."""
+
+    def __init__(self, counters: dict, max_minutes: float) -> None:
+        self.counters = counters
+        self.budget_s = max_minutes * 60
+        self._segment_start, self._wall_before = time.perf_counter(), counters["wall_s"]
+
+    def tick(self) -> float:
+        """Bring ``counters["wall_s"]`` up to now; returns it."""
+        self.counters["wall_s"] = self._wall_before + time.perf_counter() - self._segment_start
+        return self.counters["wall_s"]
+
+    def out_of_time(self, reserve_s: float = 0.0) -> bool:
+        """Whether the budget (if any) has less than ``reserve_s`` left."""
+        return self.budget_s > 0 and self.tick() + reserve_s >= self.budget_s
+
+    def schedule(self, update: int, total_updates: int) -> float:
+        """The share of the PPO phase done, 0..1: of its updates or, with a budget, of the time it had when it
+        began, whichever is further along (the learning rate anneals by it)."""
+        done = update / max(total_updates, 1)
+        if self.budget_s > 0:
+            start = self.counters["ppo_start_s"]
+            done = max(done, (self.tick() - start) / max(self.budget_s - start, 1e-9))
+        return min(done, 1.0)
+
+
+def say(message: str) -> None:
+    """One log line on stderr (between progress bars when there are any)."""
+    from tqdm import tqdm
+
+    tqdm.write(message, file=sys.stderr)
 
 
 def resumed_config(run_dir: Path, total_updates: int | None, max_minutes: float | None) -> PPOConfig:

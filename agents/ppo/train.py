@@ -1,29 +1,21 @@
-"""PPO by self-play for Spades, in the CleanRL style: one loop you can read top to bottom.
+"""Train a PPO agent for Spades, CleanRL style: setup, then one loop you can read top to bottom.
 
-``spades train [--config FILE] [--FIELD VALUE ...] [--run-dir DIR]`` or
-``spades train --resume DIR``. One update is:
+``spades train --num-players 4`` runs the default recipe from scratch within
+its time budget (``--max-minutes``, cloning included): (1) behaviour cloning
+of the teacher (the heuristic) on its own games; (2) PPO, each update being
 
-1. **Plan** ``num_envs`` single hands. In each, the learner plays one side
-   (both partners: they share the side's reward); the other side is the
-   learner too (self-play), a past snapshot from the pool, the heuristic or
-   the random agent, drawn with the ``p_*`` weights.
-2. **Collect** them on the rules engines (:mod:`spades_env.agents.ppo.rollout`,
-   :mod:`spades_env.agents.ppo.vector_rollout`); each learner seat's decisions
-   form one trajectory whose reward, when the hand is scored, is the env's
-   ``"score"`` reward (own side's points - other side's, / ``POINTS_PER_REWARD``).
-3. **Advantages**: GAE per trajectory (:mod:`spades_env.agents.ppo.buffer`), then
-   the **PPO update**: clipped surrogate, value loss, entropy bonus (and, with
-   ``teacher_coef``, the teacher term of :mod:`spades_env.agents.ppo.cloning`),
-   ``update_epochs`` passes of ``num_minibatches`` shuffled minibatches,
-   gradient clipping.
-4. **Log** (CSV + TensorBoard), **snapshot** into the pool, **evaluate** in the
-   duplicate tournament against the heuristic (fixed seed), **checkpoint**
-   (atomic; includes optimizer and RNG states, so ``--resume`` continues
-   exactly as if the run had not stopped: :mod:`spades_env.agents.ppo.run_folder`).
+* **plan** ``num_envs`` hands: opponents (self-play, the pool, the heuristic,
+  the random agent) and starting game states (:mod:`.plans`);
+* **collect** them (:mod:`.collect`; rewards by :mod:`.score_context`);
+* **advantages**: GAE per trajectory, as it enters the buffer (:mod:`.buffer`);
+* **update**: CleanRL's clipped surrogate, value loss and entropy bonus, plus
+  the teacher's NLL on the moves it labelled (:mod:`.cloning`);
+* **log** (CSV, TensorBoard), **snapshot** into the pool, **evaluate** against
+  the heuristic (duplicate deals, fixed seed), **checkpoint**.
 
-Optionally the network is first pre-trained by behaviour cloning on the
-heuristic's own games (``--bc-hands``), which skips the phase where a random
-policy bids Blind Nil half the time.
+The learning rate anneals to 0 over the budget. Any phase resumes after a
+kill (``spades train --resume DIR``) as if it had not stopped
+(:mod:`.run_folder`).
 """
 
 from __future__ import annotations
@@ -44,21 +36,16 @@ from spades_env.scoring import POINTS_PER_REWARD
 
 from .buffer import Batch, RolloutBuffer
 from .cloning import behaviour_clone, imitation_loss, teacher_fit, teacher_name
+from .collect import Collector
 from .config import PPOConfig, add_config_arguments, config_from_args, load_config_file
 from .evaluate import EVAL_FIELDS, evaluate
-from .model import ActorCritic, load_policy, masked_entropy, masked_log_probs
-from .rollout import LEARNER, Collector, HandResult, Key, RolloutStats
-from .run_folder import RunFolder, RunLog, TrainingState, plot_learning_curve, resumed_config
-from .vector_rollout import SplitCollector
+from .model import ActorCritic, bf16_autocast, masked_entropy, masked_log_probs, torch_threads
+from .plans import LEARNER, OPPONENT_KINDS, HandResult, plan_hands
+from .run_folder import Clock, RunFolder, RunLog, TrainingState, plot_learning_curve, resumed_config, say
 
-OPPONENT_KINDS = ("self", "pool", "heuristic", "random")
-METRICS = (["update", "decisions", "samples", "hands", "wall_s", "steps_per_s", "lr", "policy_loss", "value_loss",
-           "entropy", "approx_kl", "clipfrac", "explained_variance", "teacher_nll", "teacher_agreement"]
-           + [f"reward_vs_{k}" for k in OPPONENT_KINDS[1:]])
 COUNTERS = ("update", "decisions", "samples", "hands", "wall_s")
-
-
-# ---------------------------------------------------------------- the training run
+METRICS = [*COUNTERS, "steps_per_s", "lr", "policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac",
+           "explained_variance", "teacher_nll", "teacher_agreement", *(f"reward_vs_{k}" for k in OPPONENT_KINDS[1:])]
 
 
 def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: bool = True,
@@ -66,188 +53,119 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     """Train (or continue) the run in ``run_dir``; returns the final counters and last metrics."""
     from tqdm import tqdm
 
-    # Setup: the network, optimizer and RNGs (a fresh start or the checkpoint's), the collector, the run folder.
-    torch.set_num_threads(cfg.torch_threads)
-    run = RunFolder(run_dir)
-    learner = TrainingState.fresh(cfg)
-    collector = make_collector(cfg)
+    # ---- setup: the state (fresh, or the checkpoint's), the run folder and its logs, the budget, the engines
+    torch.set_num_threads(1)  # collection's forward passes; the updates run on cfg.torch_threads
+    run, state = RunFolder(run_dir), TrainingState.fresh(cfg)
     if resume:
-        learner.load(run.checkpoint)
-    info = run.begin(cfg, learner.counters["update"] if resume else None)
-    log = RunLog(run.path, METRICS, EVAL_FIELDS, learner.counters["update"] if resume else None)
-    if not resume:
-        start_new_run(cfg, learner, collector, run, info, log, progress, evaluate_fn)
-    model, optimizer, counters = learner.model, learner.optimizer, learner.counters
+        state.load(run.checkpoint)
+    resumed_at = state.counters["update"] if resume else None
+    info = run.begin(cfg, resumed_at)
+    log = RunLog(run.path, METRICS, EVAL_FIELDS, resumed_at)
+    clock = Clock(state.counters, cfg.max_minutes)
+    collector = Collector(cfg.num_players, cfg.num_envs, "oracle" if cfg.privileged_critic else "default",
+                          teacher_name(cfg), cfg.teacher_phases)
     buffer = RolloutBuffer(cfg.gamma, cfg.gae_lambda)
-    side_of = collector.games[0].side_of
-    segment_start, wall_before = time.perf_counter(), counters["wall_s"]
-    row: dict = {}
-    bar = tqdm(total=cfg.total_updates, initial=counters["update"], unit="update", disable=not progress,
+    timing = {"iteration_s": 0.0, "eval_s": 0.0}  # what the last ones took: the end must leave room for them
+
+    # ---- phase 1: behaviour cloning (resumable by epoch), then the starting point saved and evaluated
+    if state.phase == "clone" or not resume:
+        if state.phase == "clone":
+            say(f"clone: {cfg.bc_hands} hands of {cfg.teacher}, {cfg.bc_epochs} epochs")
+            scores = behaviour_clone(cfg, state, collector, run, clock, progress)
+            if scores is None:
+                return stop(cfg, state, run, log, "out of time while cloning")
+            info["behaviour_cloning"] = scores
+            run.write_info(info)
+            state.phase, state.clone = "ppo", {}
+        state.counters["ppo_start_s"] = clock.tick()
+        save_and_evaluate(cfg, state, run, log, evaluate_fn, timing, final=True)
+
+    # ---- phase 2: PPO
+    say(f"ppo: updates {state.counters['update']}..{cfg.total_updates} of {cfg.num_envs} hands"
+        + (f", budget {cfg.max_minutes:g} min" if cfg.max_minutes else ""))
+    bar = tqdm(total=cfg.total_updates, initial=state.counters["update"], unit="update", disable=not progress,
                dynamic_ncols=True, mininterval=2.0)
-    while counters["update"] < cfg.total_updates:
+    row: dict = {}
+    while state.counters["update"] < cfg.total_updates and not clock.out_of_time(timing["eval_s"]):
         tick = time.perf_counter()
-        if cfg.anneal_lr:
-            optimizer.param_groups[0]["lr"] = cfg.learning_rate * (1 - counters["update"] / cfg.total_updates)
+        done = clock.schedule(state.counters["update"], cfg.total_updates)
+        state.optimizer.param_groups[0]["lr"] = cfg.learning_rate * ((1 - done) if cfg.anneal_lr else 1)
 
-        # 1-2. plan and collect num_envs hands
-        plans, kinds = make_plans(cfg, learner.rng, len(learner.pool_nets), side_of)
-        model.eval()
-        stats = collector.run(plans, learner.rng, model, learner.pool_nets, learner.generator, buffer)
-        model.train()
+        # collect num_envs hands (advantages are computed as each trajectory enters the buffer)
+        plans = plan_hands(cfg, state.rng, len(state.pool_nets))
+        state.model.eval()
+        stats = collector.collect(plans, state.rng, state.model, state.pool_nets, state.generator, buffer)
 
-        # 3. advantages (GAE, computed as each trajectory enters the buffer) and the PPO update
-        losses = ppo_update(model, optimizer, buffer.batch(), cfg, learner.generator)
+        # the PPO update
+        losses = ppo_update(state.model, state.optimizer, buffer.batch(), cfg, state.generator)
         buffer.clear()
 
-        # 4. count, snapshot, log
-        count(counters, stats, wall_before + time.perf_counter() - segment_start)
-        if counters["update"] % cfg.snapshot_every == 0:
-            learner.add_snapshot(cfg.pool_size)
-        row = {**{k: counters[k] for k in COUNTERS}, "steps_per_s": stats.decisions / (time.perf_counter() - tick),
-               "lr": optimizer.param_groups[0]["lr"], **losses, **learner_rewards(stats.hands, kinds)}
+        # count, snapshot, log
+        for key, value in (("update", 1), ("decisions", stats.decisions), ("samples", stats.recorded),
+                           ("hands", len(stats.hands))):
+            state.counters[key] += value
+        clock.tick()
+        if state.counters["update"] % cfg.snapshot_every == 0:
+            state.add_snapshot(cfg.pool_size)
+        timing["iteration_s"] = time.perf_counter() - tick
+        row = {**{k: state.counters[k] for k in COUNTERS}, "steps_per_s": stats.decisions / timing["iteration_s"],
+               "lr": state.optimizer.param_groups[0]["lr"], **losses, **learner_rewards(stats.hands)}
         log.log("train", row)
         bar.update(1)
-        bar.set_postfix(steps_s=f"{row['steps_per_s']:.0f}", vs_heur=_fmt(row.get("reward_vs_heuristic")),
+        bar.set_postfix(steps_s=f"{row['steps_per_s']:.0f}", vs_heur=_points(row.get("reward_vs_heuristic")),
                         ent=f"{losses['entropy']:.2f}")
 
-        # 5. checkpoint and evaluate when due; stop when out of time
-        out_of_time = cfg.max_minutes > 0 and time.perf_counter() - segment_start > cfg.max_minutes * 60
-        save_and_evaluate(cfg, learner, run, log, evaluate_fn, bar,
-                          final=out_of_time or counters["update"] >= cfg.total_updates)
-        if out_of_time:
-            bar.write(f"stopping after {cfg.max_minutes} minutes (resume with --resume {run.path})")
+        # checkpoint and evaluate when due, and at the end (which leaves room for one more iteration and eval)
+        final = (state.counters["update"] >= cfg.total_updates
+                 or clock.out_of_time(timing["iteration_s"] + timing["eval_s"]))
+        save_and_evaluate(cfg, state, run, log, evaluate_fn, timing, final)
+        if final:
             break
     bar.close()
-    log.close()
-    plot_learning_curve(run.path)
-    return {**counters, **row}
-
-
-def make_collector(cfg: PPOConfig) -> SplitCollector:
-    """All-network hands run on the batched engine, the rest (heuristic, random seats) on ``SpadesGame``."""
-    return SplitCollector(cfg.num_players, cfg.num_envs, cfg.random_start_bags,
-                          "oracle" if cfg.privileged_critic else "default",
-                          teacher=teacher_name(cfg), teacher_phases=cfg.teacher_phases)
-
-
-def start_new_run(cfg: PPOConfig, learner: TrainingState, collector: Collector, run: RunFolder, info: dict,
-                  log: RunLog, progress: bool, evaluate_fn) -> None:
-    """A new run's update 0: the starting weights (``init_policy``, then behaviour cloning, if asked for),
-    saved and evaluated."""
-    if cfg.init_policy:
-        start_policy, data = load_policy(cfg.init_policy)
-        # actor-only files give the actor; the critic stays fresh
-        learner.model.load_state_dict(start_policy.state_dict(), strict=not data.get("actor_only"))
-        info["init_policy"] = cfg.init_policy
-    if cfg.bc_hands > 0:
-        began = time.perf_counter()
-        bc = behaviour_clone(cfg, learner.model, collector, learner.rng, learner.generator, progress)
-        bc["bc_wall_s"] = time.perf_counter() - began
-        learner.counters["wall_s"] += bc["bc_wall_s"]
-        info["behaviour_cloning"] = bc
-    run.write_info(info)
-    run.save(learner, cfg)
-    if cfg.keep_policy_every:
-        run.keep_policy(learner, cfg)
-    if evaluate_fn is not None and cfg.eval_deals > 0:  # the starting point (after behaviour cloning, if any)
-        evaluate_and_log(cfg, learner, run, log, evaluate_fn)
-
-
-def count(counters: dict, stats: RolloutStats, wall_s: float) -> None:
-    """One more update over the rollout ``stats``; ``wall_s`` is the run's time so far."""
-    counters["update"] += 1
-    counters["decisions"] += stats.decisions
-    counters["samples"] += stats.recorded
-    counters["hands"] += len(stats.hands)
-    counters["wall_s"] = wall_s
-
-
-def save_and_evaluate(cfg: PPOConfig, learner: TrainingState, run: RunFolder, log: RunLog, evaluate_fn, bar,
-                      final: bool) -> None:
-    """The checkpoint every ``save_every`` updates, a kept policy every ``keep_policy_every``, and the
-    evaluation every ``eval_every`` (each evaluated policy is saved first); all of them at the ``final`` update."""
-    update = learner.counters["update"]
-    eval_due = bool(cfg.eval_every and update % cfg.eval_every == 0) or final
-    if eval_due or update % cfg.save_every == 0:
-        run.save(learner, cfg)
-    if cfg.keep_policy_every and update % cfg.keep_policy_every == 0:
-        run.keep_policy(learner, cfg)
-    if eval_due and evaluate_fn is not None and cfg.eval_deals > 0:
-        result = evaluate_and_log(cfg, learner, run, log, evaluate_fn)
-        plot_learning_curve(run.path)
-        bar.write(f"update {update}: {result.get('points_per_deal', math.nan):+.1f} +- "
-                  f"{result.get('ci95', math.nan):.1f} points/deal vs heuristic over {result.get('deals')} deals")
-
-
-def evaluate_and_log(cfg: PPOConfig, learner: TrainingState, run: RunFolder, log: RunLog, evaluate_fn) -> dict:
-    """Evaluate the saved ``policy.pt`` and append the result, at the current counters, to ``eval.csv``."""
-    result = evaluate_fn(run.policy, cfg)
-    log.log("eval", {**{k: learner.counters[k] for k in ("update", "decisions", "wall_s")}, **result})
-    return result
-
-
-# ---------------------------------------------------------------- planning
-
-
-def make_plans(cfg: PPOConfig, rng: np.random.Generator, pool_size: int,
-               side_of: tuple[int, ...]) -> tuple[list[list[Key]], list[str]]:
-    """Who plays each seat of each hand of the next rollout, and the opponent kind of each hand."""
-    weights = np.array([cfg.p_self, cfg.p_pool if pool_size else 0.0, cfg.p_heuristic, cfg.p_random])
-    plans, kinds = [], []
-    for _ in range(cfg.num_envs):
-        kind = OPPONENT_KINDS[int(rng.choice(len(weights), p=weights / weights.sum()))]
-        learner_side = int(rng.integers(2))
-        opponent = {"self": LEARNER, "heuristic": ("agent", cfg.heuristic_agent),
-                    "random": ("agent", cfg.random_agent)}.get(kind)
-        if kind == "pool":
-            opponent = ("pool", int(rng.integers(pool_size)))
-        plans.append([LEARNER if side == learner_side else opponent for side in side_of])
-        kinds.append(kind)
-    return plans, kinds
-
-
-# ---------------------------------------------------------------- PPO update
+    return stop(cfg, state, run, log, "done" if state.counters["update"] >= cfg.total_updates else "out of time",
+                row)
 
 
 def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, cfg: PPOConfig,
                generator: torch.Generator) -> dict[str, float]:
-    """The clipped-objective update of CleanRL's ``ppo.py``, on masked logits."""
-    n = len(batch)
-    clipfracs: list[float] = []
-    for _epoch in range(cfg.update_epochs):
-        order = torch.randperm(n, generator=generator)
-        for idx in torch.tensor_split(order, min(cfg.num_minibatches, n)):
-            logits, new_values = model(batch.obs[idx])
-            log_probs = masked_log_probs(logits, batch.masks[idx])
-            new_log_prob = log_probs.gather(1, batch.actions[idx].unsqueeze(1)).squeeze(1)
-            entropy = masked_entropy(log_probs, batch.masks[idx]).mean()
-            log_ratio = new_log_prob - batch.log_probs[idx]
-            ratio = log_ratio.exp()
-            with torch.no_grad():
-                approx_kl = ((ratio - 1) - log_ratio).mean()  # the low-variance estimator (Schulman)
-                clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean().item())
+    """The clipped-objective update of CleanRL's ``ppo.py``, on masked logits (plus the teacher term)."""
+    model.train()
+    n, clipfracs = len(batch), []
+    with torch_threads(cfg.torch_threads):
+        for _epoch in range(cfg.update_epochs):
+            order = torch.randperm(n, generator=generator)
+            for idx in torch.tensor_split(order, min(cfg.num_minibatches, n)):
+                with bf16_autocast(cfg.bf16):
+                    logits, new_values = model(batch.obs[idx].float())
+                log_probs = masked_log_probs(logits.float(), batch.masks[idx])
+                new_values = new_values.float()
+                entropy = masked_entropy(log_probs, batch.masks[idx]).mean()
+                log_ratio = log_probs.gather(1, batch.actions[idx].unsqueeze(1)).squeeze(1) - batch.log_probs[idx]
+                ratio = log_ratio.exp()
+                with torch.no_grad():
+                    approx_kl = ((ratio - 1) - log_ratio).mean()  # the low-variance estimator (Schulman)
+                    clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean().item())
 
-            adv = batch.advantages[idx]
-            if cfg.norm_adv and len(idx) > 1:
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-            pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+                adv = batch.advantages[idx]
+                if cfg.norm_adv and len(idx) > 1:
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
 
-            returns = batch.returns[idx]
-            if cfg.clip_vloss:
-                old = batch.values[idx]
-                clipped = old + (new_values - old).clamp(-cfg.clip_coef, cfg.clip_coef)
-                v_loss = 0.5 * torch.max((new_values - returns) ** 2, (clipped - returns) ** 2).mean()
-            else:
-                v_loss = 0.5 * ((new_values - returns) ** 2).mean()
+                returns, old = batch.returns[idx], batch.values[idx]
+                v_loss = (new_values - returns) ** 2
+                if cfg.clip_vloss:
+                    v_loss = torch.max(v_loss, (old + (new_values - old).clamp(-cfg.clip_coef, cfg.clip_coef)
+                                                - returns) ** 2)
+                v_loss = 0.5 * v_loss.mean()
 
-            loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
-            loss = loss + imitation_loss(log_probs, batch.teacher_actions[idx], cfg.teacher_coef)
-            optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
-            optimizer.step()
-        if cfg.target_kl is not None and approx_kl > cfg.target_kl:
-            break
+                loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+                loss = loss + imitation_loss(log_probs, batch.teacher_actions[idx], cfg.teacher_coef)
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+                optimizer.step()
+            if cfg.target_kl and approx_kl > cfg.target_kl:
+                break
     var_y = batch.returns.var().item()
     explained = math.nan if var_y == 0 else 1 - (batch.returns - batch.values).var().item() / var_y
     return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(), "entropy": entropy.item(),
@@ -255,37 +173,61 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
             **teacher_fit(model, batch)}
 
 
-# ---------------------------------------------------------------- logging
+def save_and_evaluate(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, evaluate_fn,
+                      timing: dict, final: bool) -> None:
+    """The checkpoint every ``save_every`` updates, a kept policy every ``keep_policy_every``, and the
+    evaluation every ``eval_every`` (each evaluated policy is saved first); all of them when ``final``."""
+    update = state.counters["update"]
+    eval_due = bool(cfg.eval_every and update % cfg.eval_every == 0) or final
+    if eval_due or update % cfg.save_every == 0:
+        run.save(state, cfg)
+    if cfg.keep_policy_every and (update % cfg.keep_policy_every == 0 or final):
+        run.keep_policy(state, cfg)
+    if eval_due and evaluate_fn is not None and cfg.eval_deals > 0:
+        began = time.perf_counter()
+        result = evaluate_fn(run.policy, cfg)
+        timing["eval_s"] = time.perf_counter() - began
+        log.log("eval", {**{k: state.counters[k] for k in ("update", "decisions", "wall_s")}, **result})
+        say(f"eval at update {update} ({state.counters['wall_s'] / 60:.1f} min): "
+            f"{result.get('points_per_deal', math.nan):+.1f} +- {result.get('ci95', math.nan):.1f} points/deal "
+            f"vs {cfg.heuristic_agent} over {result.get('deals')} deals")
 
 
-def learner_rewards(hands: list[HandResult], kinds: list[str]) -> dict[str, float]:
+def stop(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, why: str, row: dict | None = None) -> dict:
+    """Close the logs, draw the curve and say how to go on; returns the counters and the last metrics."""
+    if state.phase == "clone":
+        run.save(state, cfg)  # the wall time so far (cloning's own progress is saved by epoch)
+    log.close()
+    plot_learning_curve(run.path)
+    more = "" if why == "done" else f" (continue with --resume {run.path} and a larger --max-minutes)"
+    say(f"stopped, {why}: update {state.counters['update']}, {state.counters['wall_s'] / 60:.1f} min{more}")
+    return {**state.counters, **(row or {})}
+
+
+def learner_rewards(hands: list[HandResult]) -> dict[str, float]:
     """Mean reward per hand of the learner's side, by opponent kind (self-play, 0 by symmetry, is left out)."""
     by_kind: dict[str, list[float]] = {}
     for hand in hands:
-        kind = kinds[hand.slot]
-        if kind == "self":
-            continue
-        seat = hand.plan.index(LEARNER)
-        by_kind.setdefault(kind, []).append(hand.rewards[seat])
+        if hand.plan.kind != "self":
+            by_kind.setdefault(hand.plan.kind, []).append(hand.rewards[hand.plan.seats.index(LEARNER)])
     return {f"reward_vs_{k}": float(np.mean(v)) for k, v in by_kind.items()}
 
 
-def _fmt(reward) -> str:
+def _points(reward) -> str:
     """A mean reward as points per hand for the progress bar."""
     return "-" if reward is None else f"{reward * POINTS_PER_REWARD:+.0f}"
-
-
-# ---------------------------------------------------------------- command line
 
 
 def build_parser() -> argparse.ArgumentParser:
     from ..cli import ArgumentParser
 
-    parser = ArgumentParser(prog="spades train", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="spades train", description=__doc__.split("\n\n")[0],
+                            usage="%(prog)s [--num-players N] [--run-dir DIR] [--FIELD VALUE ...] | "
+                                  "--resume DIR")
     parser.add_argument("--config", help="JSON or YAML file of config overrides")
-    parser.add_argument("--run-dir", help="run folder (default runs/ppo-<N>p-<time>-s<seed>)")
+    parser.add_argument("--run-dir", help="run folder (default: runs/ppo-<N>p-<time>-s<seed>)")
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its last checkpoint")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars: one log line per phase/eval")
     add_config_arguments(parser)
     return parser
 
@@ -317,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     cfg, run_dir = _run_setup(parser, args)
-    print(f"run folder: {run_dir}", file=sys.stderr)
+    say(f"run folder: {run_dir}")
     result = train(cfg, run_dir, resume=bool(args.resume), progress=not args.no_progress)
     print(json.dumps({k: result[k] for k in COUNTERS}))
     return 0

@@ -1,19 +1,16 @@
 """Experience collection on the batched engine (:class:`~spades_env.vector.VectorSpades`).
 
-:class:`~spades_env.agents.ppo.rollout.Collector` steps one :class:`SpadesGame` per hand
-in a Python loop and updates an :class:`ObservationTracker` per game; the
-network calls are batched but the rules and the observations cost tens of
-microseconds per decision. :class:`VectorCollector` plays the same hands on
-one ``VectorSpades`` (one array call per step for every game together), with
-the same ``run(...)`` interface and outputs. It takes only plans whose seats
-are all network policies (``LEARNER`` or ``("pool", i)``): registry agents
-read a :class:`~spades_env.view.PlayerView`, which the batched engine does
-not build.
-
-:func:`run_split` (and :class:`SplitCollector`, a drop-in ``Collector``)
-sends the all-network plans to the batched engine and the others (heuristic
-or random opponents) to the per-game engine, into the same buffer, and
-merges the statistics.
+:class:`~spades_env.agents.ppo.rollout.GameCollector` steps one
+:class:`SpadesGame` per hand in a Python loop and updates an
+:class:`ObservationTracker` per game; the network calls are batched but the
+rules and the observations cost tens of microseconds per decision.
+:class:`VectorCollector` plays the same hands on one ``VectorSpades`` (one
+array call per step for every game together), with the same ``run(...)``
+interface and outputs. It takes only plans whose seats are all network
+policies (``LEARNER`` or ``("pool", i)``): registry agents read a
+:class:`~spades_env.view.PlayerView`, which the batched engine does not
+build. :class:`~spades_env.agents.ppo.collect.Collector` chooses the engine
+of each hand.
 
 Differences from ``Collector`` (outputs have the same types and shapes):
 
@@ -28,15 +25,13 @@ Differences from ``Collector`` (outputs have the same types and shapes):
   ``discards``, ``replacements``, ``plays``, ``trick_winners``) are absent,
   and so is ``hands`` with two players.
 * Deals come from the batched engine's generator (seeded from ``rng``), so
-  the same ``rng`` state gives other deals than ``Collector``: a run is still
-  a pure function of ``rng`` and ``generator``, but not the same function.
-* Trajectories enter the buffer ordered by slot, then seat (``Collector``
+  the same ``rng`` state gives other deals than ``GameCollector``: a run is
+  still a pure function of ``rng`` and ``generator``, but not the same function.
+* Trajectories enter the buffer ordered by slot, then seat (``GameCollector``
   adds them as hands finish).
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import numpy as np
 import torch
@@ -47,17 +42,8 @@ from spades_env.vector import VecStep, VectorSpades
 
 from .buffer import RolloutBuffer
 from .model import ActorCritic, masked_log_probs, sample_actions
-from .rollout import LEARNER, Collector, HandResult, Key, RolloutStats, seat_rewards
-
-# Below this many all-network hands, run_split leaves them on the per-game engine (the batched engine's fixed
-# cost per step, ~0.1 ms, is not repaid): the two broke even near 12 hands in
-# ``python -m spades_env.experiments.bench_ppo --num-envs 2 4 8 16 32 --iteration-envs``.
-MIN_VECTOR_HANDS = 16
-
-
-def is_network_plan(plan: Sequence[Key]) -> bool:
-    """True when every seat is played by the learner or a pool snapshot (what :class:`VectorCollector` takes)."""
-    return all(key == LEARNER or key[0] == "pool" for key in plan)
+from .plans import LEARNER, HandResult, Key, Plan, RolloutStats
+from .score_context import hand_rewards
 
 
 class VectorCollector:
@@ -68,15 +54,14 @@ class VectorCollector:
     slower to deal, and meant for checks.
     """
 
-    def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
-                 observation_kind: str = "default", per_game_seeds: bool = False) -> None:
+    def __init__(self, num_players: int, num_envs: int, observation_kind: str = "default",
+                 per_game_seeds: bool = False) -> None:
         self.num_players = num_players
         self.num_envs = num_envs
-        self.random_start_bags = random_start_bags
         self.observation_kind = observation_kind
         self.per_game_seeds = per_game_seeds
-        reference = SpadesGame(SpadesConfig(num_players=num_players, single_hand=True))
-        self.bag_limit, self.side_of = reference.config.bag_limit, reference.side_of
+        self.config = SpadesConfig(num_players=num_players, single_hand=True)
+        self.side_of = SpadesGame(self.config).side_of
         self._vec: VectorSpades | None = None
 
     def _engine(self, size: int) -> VectorSpades:
@@ -88,21 +73,21 @@ class VectorCollector:
         return self._vec
 
     @torch.no_grad()
-    def run(self, plans: list[list[Key]], rng: np.random.Generator, model: ActorCritic,
+    def run(self, plans: list[Plan], rng: np.random.Generator, model: ActorCritic,
             pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
-            record: set[Key] = frozenset({LEARNER})) -> RolloutStats:
+            record: frozenset[Key] = frozenset({LEARNER})) -> RolloutStats:
         """Play one hand per plan (at most ``num_envs``) to the end; store the recorded seats' trajectories.
 
-        Same contract as :meth:`Collector.run`. Slots whose hand is over keep
+        Same contract as :meth:`GameCollector.run`. Slots whose hand is over keep
         stepping (the engine steps every game) with their first legal action;
         nothing of theirs is counted or stored.
         """
         keys = self._policy_keys(plans, pool)
         nets = {LEARNER: model} | {("pool", i): net for i, net in enumerate(pool)}
         size = len(plans)
-        key_ids = np.array([[keys.index(key) for key in plan] for plan in plans])  # (size, n)
+        key_ids = np.array([[keys.index(key) for key in plan.seats] for plan in plans])  # (size, n)
         recorded = {k for k, key in enumerate(keys) if key in record}
-        vec, out, seeds, deals = self._deal(size, rng)
+        vec, out, seeds, deals = self._deal(plans, rng)
 
         slots = np.arange(size)
         active = np.ones(size, bool)
@@ -130,25 +115,29 @@ class VectorCollector:
         stats.recorded = self._store(rows, stats.hands, buffer)
         return stats
 
-    def _policy_keys(self, plans: list[list[Key]], pool: list[ActorCritic]) -> list[Key]:
+    def _policy_keys(self, plans: list[Plan], pool: list[ActorCritic]) -> list[Key]:
         """The distinct policies of ``plans``, sorted; raises unless all are networks this call has."""
         if not 0 < len(plans) <= self.num_envs:
             raise ValueError(f"give 1..{self.num_envs} plans, got {len(plans)}")
-        keys = sorted({key for plan in plans for key in plan})
+        keys = sorted({key for plan in plans for key in plan.seats})
         for key in keys:
             if not (key == LEARNER or (key[0] == "pool" and 0 <= key[1] < len(pool))):
                 raise ValueError(f"VectorCollector plays network policies only (learner, pool 0..{len(pool) - 1}); "
-                                 f"got {key!r}: use run_split")
+                                 f"got {key!r}: use collect.Collector")
         return keys
 
-    def _deal(self, size: int, rng: np.random.Generator) -> tuple[VectorSpades, VecStep, np.ndarray | None,
-                                                                   list | None]:
-        """Reset the engine for ``size`` hands (bags, seeds from ``rng``); returns it, its first step output,
-        the per-game seeds (or None) and, with four players, every seat's dealt hand (or None)."""
+    def _deal(self, plans: list[Plan], rng: np.random.Generator) -> tuple[VectorSpades, VecStep, np.ndarray | None,
+                                                                         list | None]:
+        """Reset the engine for one hand per plan (seeds from ``rng``, scores and bags from the plans);
+        returns it, its first step output, the per-game seeds (or None) and, with four players, every seat's
+        dealt hand (or None)."""
+        size = len(plans)
         vec = self._engine(size)
-        bags = rng.integers(0, self.bag_limit, (size, 2)) if self.random_start_bags else None
+        scores = np.array([plan.start.scores for plan in plans])
+        bags = np.array([plan.start.bags for plan in plans])
         seeds = rng.integers(2**62, size=size) if self.per_game_seeds else None
-        out = vec.reset(seed=None if seeds is not None else int(rng.integers(2**62)), seeds=seeds, bags=bags)
+        out = vec.reset(seed=None if seeds is not None else int(rng.integers(2**62)), seeds=seeds, scores=scores,
+                        bags=bags)
         # Four players: the deal is every seat's hand now (two players draw their hands during the hand).
         deals = vec.hands.reshape(size, self.num_players).tolist() if self.num_players == 4 else None
         return vec, out, seeds, deals
@@ -179,84 +168,31 @@ class VectorCollector:
                     rows[name].append(value)
         return actions
 
-    def _hand_result(self, vec: VectorSpades, slot: int, plan: list[Key], seeds: np.ndarray | None,
+    def _hand_result(self, vec: VectorSpades, slot: int, plan: Plan, seeds: np.ndarray | None,
                      deals: list | None) -> HandResult:
-        """A finished hand's record (with its seed and deal where known) and rewards, as ``Collector`` gives."""
+        """A finished hand's record (with its seed and deal where known) and rewards, as ``GameCollector``
+        gives."""
         rec = vec.hand_record(slot)
         if seeds is not None:
             rec["seed"] = int(seeds[slot])
         if deals is not None:
             rec["hands"] = [[CARD_NAMES[c] for c in cards_of(h)] for h in deals[slot]]
-        # rewards as Collector computes them (float64, not the engine's float32)
-        return HandResult(slot, plan, rec, seat_rewards(rec["points"], self.side_of))
+        # rewards as GameCollector computes them (float64, not the engine's float32)
+        return HandResult(slot, plan, rec, hand_rewards(rec, plan.start, self.side_of, self.config))
 
     def _store(self, rows: dict[str, list[np.ndarray]], hands: list[HandResult], buffer: RolloutBuffer) -> int:
         """Cut the stored rows into one trajectory per (slot, seat), in slot then seat order, each ending with
         the hand's reward for that seat; returns the number of rows stored."""
         if not rows["action"]:
             return 0
-        # Observation and mask rows stay where the forward passes put them (views, no copy of the big arrays);
-        # the small per-row fields are concatenated and reordered.
-        obs = [row for part in rows.pop("obs") for row in part]
-        masks = [row for part in rows.pop("mask") for row in part]
         data = {name: np.concatenate(parts) for name, parts in rows.items()}
         owner = data["slot"] * self.num_players + data["seat"]
         order = np.argsort(owner, kind="stable")  # one seat's steps stay in play order
         data = {name: value[order] for name, value in data.items()}
         owner = owner[order]
-        reward = {hand.slot: hand.rewards for hand in hands}
         starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-        for a, b in zip(starts, np.r_[starts[1:], len(owner)]):
-            idx = order[a:b].tolist()
-            buffer.add_trajectory([obs[i] for i in idx], [masks[i] for i in idx], data["action"][a:b].tolist(),
-                                  data["log_prob"][a:b].tolist(), data["value"][a:b].tolist(),
-                                  reward[int(data["slot"][a])][int(data["seat"][a])])
+        reward = {hand.slot: hand.rewards for hand in hands}
+        finals = [reward[int(data["slot"][a])][int(data["seat"][a])] for a in starts]
+        buffer.add_trajectories(data["obs"], data["mask"], data["action"], data["log_prob"], data["value"],
+                                np.diff(np.r_[starts, len(owner)]), finals)
         return len(owner)
-
-
-def run_split(engine: Collector, vector: VectorCollector, plans: list[list[Key]], rng: np.random.Generator,
-              model: ActorCritic, pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
-              record: set[Key] = frozenset({LEARNER}), min_vector_hands: int = MIN_VECTOR_HANDS) -> RolloutStats:
-    """Play the all-network plans on ``vector`` and the rest on ``engine``, into one buffer.
-
-    The merged statistics are those of one ``Collector.run`` over all the
-    plans: ``HandResult.slot`` indexes ``plans`` (sorted by slot), decisions
-    and recorded rows are summed. Below ``min_vector_hands`` all-network
-    plans everything goes to ``engine``.
-    """
-    network = [i for i, plan in enumerate(plans) if is_network_plan(plan)]
-    if len(network) < min_vector_hands:
-        network = []
-    others = sorted(set(range(len(plans))) - set(network))
-    stats = RolloutStats()
-    for collector, chosen in ((vector, network), (engine, others)):
-        if not chosen:
-            continue
-        part = collector.run([plans[i] for i in chosen], rng, model, pool, generator, buffer, record)
-        stats.hands += [HandResult(chosen[h.slot], h.plan, h.record, h.rewards) for h in part.hands]
-        stats.decisions += part.decisions
-        stats.recorded += part.recorded
-    stats.hands.sort(key=lambda h: h.slot)
-    return stats
-
-
-class SplitCollector(Collector):
-    """A ``Collector`` whose :meth:`run` is :func:`run_split`: all-network hands on the batched engine.
-
-    A drop-in replacement (same constructor, ``games``, ``num_players``),
-    so the trainer switches by constructing this class instead. A ``teacher``
-    labels only the hands on the per-game engine (it reads a ``PlayerView``).
-    """
-
-    def __init__(self, num_players: int, num_envs: int, random_start_bags: bool = True,
-                 observation_kind: str = "default", min_vector_hands: int = MIN_VECTOR_HANDS,
-                 teacher: str | None = None, teacher_phases: str = "play") -> None:
-        super().__init__(num_players, num_envs, random_start_bags, observation_kind, teacher, teacher_phases)
-        self.vector = VectorCollector(num_players, num_envs, random_start_bags, observation_kind)
-        self.min_vector_hands = min_vector_hands
-
-    def run(self, plans: list[list[Key]], rng: np.random.Generator, model: ActorCritic,
-            pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
-            record: set[Key] = frozenset({LEARNER})) -> RolloutStats:
-        return run_split(super(), self.vector, plans, rng, model, pool, generator, buffer, record,
-                         self.min_vector_hands)
