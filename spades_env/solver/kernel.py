@@ -56,7 +56,7 @@ K_RANGE = MAX_TRICKS + 2  # bounds[.., ci, k] for k = 0..13, then the overall bo
 OVERALL = MAX_TRICKS + 1
 SUIT_BITS = (1 << 13) - 1
 SPADE_BITS = SUIT_BITS << 39
-TT_WAYS = 4
+TT_WAYS = 16  # entries of one aggregate (suit lengths, leader, ...) share a bucket: 16 ways keep 30% more
 MAX_PLY = 53
 
 # The search state ``st``: hands, the current trick's cards, tricks taken per seat since the root, then scalars.
@@ -467,8 +467,8 @@ def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp):
     base = table_slot(kk, ply, tt_w.shape[0])
     low, high, low_e, high_e, move = -INF, INF, -1, -1, -1
     for e in range(base, base + TT_WAYS):
-        if (tt_i[e, STAMP] != stamp or tt_w[e, W_LENGTHS] != kk[ply, K_LENGTHS]
-                or tt_w[e, W_STATE] != kk[ply, K_STATE] or not matches(tt_w, e, kk, ply)):
+        if (tt_w[e, W_LENGTHS] != kk[ply, K_LENGTHS] or tt_w[e, W_STATE] != kk[ply, K_STATE]
+                or tt_i[e, STAMP] != stamp or not matches(tt_w, e, kk, ply)):
             continue
         if tt_v[e, 0] > low:
             low, low_e = tt_v[e, 0], e
@@ -518,9 +518,8 @@ def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant)
     base = table_slot(kk, ply, tt_w.shape[0])
     slot = -1
     for e in range(base, base + TT_WAYS):
-        if (tt_i[e, STAMP] == stamp and tt_w[e, W_LENGTHS] == kk[ply, K_LENGTHS]
-                and tt_w[e, W_STATE] == kk[ply, K_STATE] and tt_w[e, W_PATTERN] == p0
-                and tt_w[e, W_PATTERN + 1] == p1):
+        if (tt_w[e, W_LENGTHS] == kk[ply, K_LENGTHS] and tt_w[e, W_STATE] == kk[ply, K_STATE]
+                and tt_w[e, W_PATTERN] == p0 and tt_w[e, W_PATTERN + 1] == p1 and tt_i[e, STAMP] == stamp):
             low, high = max(low, tt_v[e, 0]), min(high, tt_v[e, 1])
             move = move if move >= 0 else tt_i[e, MOVE]
             slot = e
