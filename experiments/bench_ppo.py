@@ -7,8 +7,9 @@ trains its own copy of a fresh network (the same seed) with its own config:
 * ``before``: the trainer of ``--baseline`` (a git commit; its package is
   read from git into a temporary folder and imported) with its defaults;
 * ``now``: this trainer with its defaults (the recipe ``spades train`` runs);
-* ``now-fp32``, ``now-1thread``: the same without bfloat16 matmuls, and with
-  the update on one torch thread, to show what each contributes.
+* ``now-fp32``, ``now-no-worker``, ``now-2threads``: the same without
+  bfloat16 matmuls, without the worker process, and with the update on two
+  torch threads, to show what each contributes.
 
 Reported: environment decisions per second of the whole iteration (every
 action of every seat, forced ones included: the trainer's ``steps_per_s``)
@@ -39,17 +40,17 @@ import numpy as np
 import torch
 
 from spades_env.agents.ppo.buffer import RolloutBuffer
-from spades_env.agents.ppo.collect import Collector
 from spades_env.agents.ppo.config import PPOConfig
 from spades_env.agents.ppo.plans import plan_hands
 from spades_env.agents.ppo.rollout import GameCollector
 from spades_env.agents.ppo.run_folder import TrainingState
-from spades_env.agents.ppo.train import ppo_update
+from spades_env.agents.ppo.train import make_collector, ppo_iteration
 from spades_env.agents.ppo.vector_rollout import VectorCollector
 
 BASELINE = "9c5f70c"  # the trainer before issue 14's restructure (3 collectors, fp32 update, 128 hands)
 POOL = 3  # snapshots in the pool, so that pool hands are played
-VARIANTS = {"now": {}, "now-fp32": {"bf16": False}, "now-1thread": {"torch_threads": 1}}
+VARIANTS = {"now": {}, "now-fp32": {"bf16": False}, "now-no-worker": {"workers": 0},
+            "now-2threads": {"torch_threads": 2}}
 
 
 def now_iteration(overrides: dict, seed: int):
@@ -58,21 +59,14 @@ def now_iteration(overrides: dict, seed: int):
     state = TrainingState.fresh(cfg)
     for _ in range(POOL):
         state.add_snapshot(cfg.pool_size)
-    collector = Collector(cfg.num_players, cfg.num_envs, "oracle" if cfg.privileged_critic else "default",
-                          cfg.teacher if cfg.teacher_coef > 0 else None, cfg.teacher_phases)
-    buffer = RolloutBuffer(cfg.gamma, cfg.gae_lambda)
+    collector, buffer = make_collector(cfg), RolloutBuffer(cfg.gamma, cfg.gae_lambda)
 
-    def iterate() -> tuple[int, float, float]:
+    def iterate() -> tuple[int, float, float]:  # exactly the trainer's iteration
         start = time.perf_counter()
-        plans = plan_hands(cfg, state.rng, len(state.pool_nets))
-        state.model.eval()
-        stats = collector.collect(plans, state.rng, state.model, state.pool_nets, state.generator, buffer)
-        collected = time.perf_counter()
-        ppo_update(state.model, state.optimizer, buffer.batch(), cfg, state.generator)
-        buffer.clear()
-        return stats.decisions, collected - start, time.perf_counter() - collected
+        stats, _, collect_s = ppo_iteration(cfg, state, collector, buffer)
+        return stats.decisions, collect_s, time.perf_counter() - start - collect_s
 
-    return iterate, cfg
+    return iterate, cfg, collector.close
 
 
 def before_iteration(commit: str, overrides: dict, seed: int):
@@ -199,17 +193,20 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)  # as the trainer: collection on one thread (the updates set their own)
     shared = {"num_players": args.num_players, **({"num_envs": args.num_envs} if args.num_envs else {}),
               **({"hidden_sizes": args.hidden_sizes} if args.hidden_sizes else {})}
-    ways, configs = {}, {}
+    ways, configs, closers = {}, {}, []
     for name in args.ways:
         if name == "before":
             if not args.baseline:
                 continue
             ways[name], cfg = before_iteration(args.baseline, shared, args.seed)
         else:
-            ways[name], cfg = now_iteration({**shared, **VARIANTS[name]}, args.seed)
+            ways[name], cfg, close = now_iteration({**shared, **VARIANTS[name]}, args.seed)
+            closers.append(close)
         configs[name] = cfg.to_dict()
     print(f"{args.num_players} players, ways {list(ways)}, {args.rounds} rounds", flush=True)
     iterations = iteration_rows(ways, args.rounds)
+    for close in closers:
+        close()
     collection = collection_rows(args.num_players, args.collection_envs, args.rounds, args.seed)
     print_tables(iterations, configs, collection)
     if args.json:

@@ -36,7 +36,7 @@ from spades_env.observations import layout, observation_size
 # Tiny runs: the random agent stands in for the heuristic and the teacher (the same code paths, only faster).
 TINY = ["--num-envs", "8", "--bc-hands", "0", "--hidden-sizes", "32", "--p-heuristic", "0.2", "--p-random", "0.2",
         "--heuristic-agent", "random", "--teacher", "random", "--snapshot-every", "1", "--save-every", "1",
-        "--eval-every", "2", "--eval-deals", "4", "--max-minutes", "0", "--torch-threads", "1", "--no-progress"]
+        "--eval-every", "2", "--eval-deals", "4", "--max-minutes", "0", "--workers", "0", "--no-progress"]
 
 
 def test_all_but_one_mask_always_yields_that_action():

@@ -177,8 +177,30 @@ def test_bench_ppo_runs(tmp_path) -> None:
 
     out = tmp_path / "bench.json"
     assert bench_ppo.main(["--num-envs", "4", "--rounds", "1", "--hidden-sizes", "16", "--collection-envs", "4",
-                           "--json", str(out)]) == 0
+                           "--ways", "before", "now-no-worker", "--json", str(out)]) == 0
     report = json.loads(out.read_text())
-    assert list(report["iteration"]) == ["before", "now", "now-fp32", "now-1thread"]
+    assert list(report["iteration"]) == ["before", "now-no-worker"]
     assert all(row["decisions"] > 0 for row in report["iteration"].values())
     assert report["configs"]["before"]["num_envs"] == 4 and [r["num_envs"] for r in report["collection"]] == [4]
+
+
+def test_the_worker_process_changes_nothing_but_speed() -> None:
+    """Agent hands shared with a worker process give the same rollout as played here: each share has its own
+    seed drawn from the caller's generator, and the worker is sent the weights of the moment."""
+    n = 4
+    model, pool = nets(n, "oracle")
+    plans = network_plans(n, 6) + [Plan((LEARNER, ("agent", "random")) * 2)] * 5
+    results = []
+    for workers in (0, 1):
+        collector = Collector(n, 4, observation_kind="oracle", teacher="random", workers=workers,
+                              min_vector_hands=1)
+        buffer = RolloutBuffer(1.0, 0.95)
+        stats = collector.collect(plans, np.random.default_rng(5), model, pool, torch.Generator().manual_seed(5),
+                                  buffer)
+        collector.close()
+        results.append((stats, buffer.batch(model.values)))
+    (a, batch_a), (b, batch_b) = results
+    assert [h.record for h in a.hands] == [h.record for h in b.hands] and a.decisions == b.decisions
+    for field in ("obs", "masks", "actions", "log_probs", "values", "advantages", "teacher_actions"):
+        assert torch.equal(getattr(batch_a, field), getattr(batch_b, field)), field
+    assert (batch_a.teacher_actions >= 0).any()

@@ -2,13 +2,16 @@
 
 In Spades the seats take turns, so a "trajectory" here is the sequence of
 decisions of one learner seat in one hand. Its only non-zero reward arrives
-when the hand is scored, after its last decision. GAE runs per trajectory
-(bootstrap value 0 at the end of the hand), and finished trajectories are
-written into preallocated tensors that the update reads in minibatches.
+when the hand is scored, after its last decision. The collectors write
+finished trajectories into preallocated tensors (actions, log-probabilities,
+the reward on each trajectory's last row); :meth:`RolloutBuffer.batch` then
+evaluates the critic on every row in one batched pass and runs GAE per
+trajectory (bootstrap value 0 at the end of the hand), as CleanRL does
+after its rollout: collect, then advantages.
 
 Observations are stored as float16: every entry is a one-hot, a count or a
 ratio to at most three significant digits, and it halves the memory of
-behaviour cloning's hundreds of thousands of rows; the update reads them
+behaviour cloning's hundreds of thousands of rows; the networks read them
 back as float32. Storage grows by doubling, and a large buffer costs only
 the pages written (the allocation is lazy), so cloning can reserve for its
 worst case.
@@ -23,20 +26,28 @@ import torch
 
 from spades_env.actions import NUM_ACTIONS
 
+from .model import bf16_autocast
+
+VALUE_CHUNK = 8192  # rows per critic pass in RolloutBuffer.batch
+
 
 def compute_gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: float,
-                last_value: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Advantages and returns of one trajectory that ends after its last step.
+                ends: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Advantages and returns of consecutive trajectories, each ending where ``ends`` is true (default: one
+    trajectory, ending at the last step).
 
-    ``delta_t = r_t + gamma * V_{t+1} - V_t`` with ``V_T = last_value`` (0 for
-    a finished hand), ``A_t = delta_t + gamma * lam * A_{t+1}``, and the
-    value target ``R_t = A_t + V_t``.
+    ``delta_t = r_t + gamma * V_{t+1} - V_t`` with ``V = 0`` after a
+    trajectory's last step, ``A_t = delta_t + gamma * lam * A_{t+1}``, and
+    the value target ``R_t = A_t + V_t``.
     """
     rewards = np.asarray(rewards, np.float64)
     values = np.asarray(values, np.float64)
+    ends = np.zeros(len(rewards), bool) if ends is None else np.asarray(ends, bool)
     advantages = np.zeros_like(rewards)
-    next_value, next_adv = float(last_value), 0.0
+    next_value, next_adv = 0.0, 0.0
     for t in reversed(range(len(rewards))):
+        if ends[t]:
+            next_value, next_adv = 0.0, 0.0
         delta = rewards[t] + gamma * next_value - values[t]
         next_adv = delta + gamma * lam * next_adv
         advantages[t] = next_adv
@@ -62,12 +73,11 @@ class Batch:
 
 
 _COLUMNS = {"obs": torch.float16, "masks": torch.bool, "actions": torch.int64, "log_probs": torch.float32,
-            "values": torch.float32, "advantages": torch.float32, "returns": torch.float32,
-            "teacher_actions": torch.int64}
+            "rewards": torch.float32, "ends": torch.bool, "teacher_actions": torch.int64}
 
 
 class RolloutBuffer:
-    """Finished trajectories, written row by row into tensors; :meth:`batch` returns views of the rows so far."""
+    """Finished trajectories, written row by row into tensors; :meth:`batch` adds values and advantages."""
 
     def __init__(self, gamma: float, lam: float, capacity: int = 4096) -> None:
         self.gamma, self.lam = gamma, lam
@@ -95,39 +105,55 @@ class RolloutBuffer:
             grown[name][:self.size] = old[:self.size]
         self._data = grown
 
-    def add_trajectory(self, obs, masks, actions, log_probs, values, final_reward: float,
-                       teacher_actions=None) -> None:
+    def add_trajectory(self, obs, masks, actions, log_probs, final_reward: float, teacher_actions=None) -> None:
         """One seat's decisions in one hand (``obs``/``masks``: one row per step); the hand's reward comes
         after the last one. ``teacher_actions`` (optional) is what a teacher agent would have done at each
         step (-1 where it was not asked), for the trainer's teacher term."""
-        self.add_trajectories(obs, masks, actions, log_probs, values, [len(actions)], [final_reward],
-                              teacher_actions)
+        self.add_trajectories(obs, masks, actions, log_probs, [len(actions)], [final_reward], teacher_actions)
 
-    def add_trajectories(self, obs, masks, actions, log_probs, values, lengths, final_rewards,
-                         teacher_actions=None) -> None:
+    def add_trajectories(self, obs, masks, actions, log_probs, lengths, final_rewards, teacher_actions=None) -> None:
         """Many trajectories at once, their rows consecutive: ``lengths[i]`` rows ending with the reward
         ``final_rewards[i]``."""
-        values = np.asarray(values, np.float32)
-        n = len(values)
-        advantages, returns = np.empty(n, np.float32), np.empty(n, np.float32)
-        start = 0
-        for length, reward in zip(lengths, final_rewards):
-            rows = slice(start, start + int(length))
-            rewards = np.zeros(int(length), np.float32)
-            rewards[-1] = reward
-            advantages[rows], returns[rows] = compute_gae(rewards, values[rows], self.gamma, self.lam)
-            start += int(length)
-        teacher = np.full(n, -1) if teacher_actions is None else np.asarray(teacher_actions)
-        self._ensure(self.size + n, np.shape(obs)[1] if not isinstance(obs, list) else len(obs[0]))
+        n = len(actions)
+        last = np.cumsum(lengths) - 1
+        rewards, ends = np.zeros(n, np.float32), np.zeros(n, bool)
+        rewards[last], ends[last] = final_rewards, True
+        teacher = np.full(n, -1) if teacher_actions is None else teacher_actions
+        self.add_rows({"obs": obs, "masks": masks, "actions": actions, "log_probs": log_probs, "rewards": rewards,
+                       "ends": ends, "teacher_actions": teacher})
+
+    def add_rows(self, columns: dict) -> None:
+        """Rows given column by column (as :meth:`rows` returns them), whole trajectories only."""
+        obs = columns["obs"]
+        n = len(columns["actions"])
+        self._ensure(self.size + n, len(obs[0]) if isinstance(obs, list) else obs.shape[1])
         rows = slice(self.size, self.size + n)
-        for name, column in zip(_COLUMNS, (obs, masks, actions, log_probs, values, advantages, returns, teacher)):
-            self._data[name][rows] = torch.as_tensor(np.asarray(column))
+        for name in _COLUMNS:
+            self._data[name][rows] = torch.as_tensor(np.asarray(columns[name]))
         self.size += n
+
+    def rows(self) -> dict[str, np.ndarray]:
+        """The rows so far, column by column (to send to another process's buffer)."""
+        return {name: column[:self.size].numpy() for name, column in self._data.items()}
 
     def __len__(self) -> int:
         return self.size
 
-    def batch(self) -> Batch:
+    @torch.no_grad()
+    def batch(self, critic=None, bf16: bool = False) -> Batch:
+        """The rows so far as a :class:`Batch`: values from ``critic`` (a callable on float32 observations; None:
+        zeros, which makes the returns Monte-Carlo with gamma = lambda = 1), advantages and returns by GAE."""
         if not self._data:
             raise ValueError("the buffer is empty")
-        return Batch(**{name: column[:self.size] for name, column in self._data.items()})
+        data = {name: column[:self.size] for name, column in self._data.items()}
+        values = torch.zeros(self.size)
+        if critic is not None:
+            with bf16_autocast(bf16):
+                for start in range(0, self.size, VALUE_CHUNK):
+                    rows = slice(start, start + VALUE_CHUNK)
+                    values[rows] = critic(data["obs"][rows].float()).float()
+        advantages, returns = compute_gae(data["rewards"].numpy(), values.numpy(), self.gamma, self.lam,
+                                          data["ends"].numpy())
+        return Batch(obs=data["obs"], masks=data["masks"], actions=data["actions"], log_probs=data["log_probs"],
+                     values=values, advantages=torch.from_numpy(advantages), returns=torch.from_numpy(returns),
+                     teacher_actions=data["teacher_actions"])

@@ -5,12 +5,22 @@ engine (:mod:`.vector_rollout`: one array call per step for all of them);
 hands with a registry agent at the table (the heuristic, the random agent)
 run on ``SpadesGame`` (:mod:`.rollout`), the only engine that builds the
 structured view those agents read, and so the only one where a teacher
-labels the learner's moves. The caller sees one list of hand results in
-plan order and one buffer; which engine played a hand shows only in its
-record (the batched engine's lacks the card-level lists such as ``plays``).
+labels the learner's moves. Those hands cost several times more per hand
+(the agents are Python), so with ``workers=1`` a second process plays a
+share of them while this one plays the rest: the shares are sized to take
+about the same time, and each is played from its own seed drawn from
+``rng``, so the rollout is the same with or without the worker.
+
+The caller sees one list of hand results in plan order and one buffer
+(rows: batched-engine hands, then this process's agent hands, then the
+worker's); which engine played a hand shows only in its record (the
+batched engine's lacks the card-level lists such as ``plays``).
 """
 
 from __future__ import annotations
+
+import multiprocessing
+import traceback
 
 import numpy as np
 import torch
@@ -22,24 +32,28 @@ from .rollout import GameCollector
 from .vector_rollout import VectorCollector
 
 # Below this many all-network hands, they stay on the per-game engine (the batched engine's fixed cost per
-# step, ~0.1 ms, is not repaid): the two broke even near 12 hands in
-# ``python -m spades_env.experiments.bench_ppo --num-envs 2 4 8 16 32 --iteration-envs``.
+# step, ~0.1 ms, is not repaid): the two broke even near 12 hands in bench_ppo's collection table.
 MIN_VECTOR_HANDS = 16
+# A batched-engine hand's time in hands with a registry agent: about 28k against 7-9k decisions per second
+# (bench_ppo's collection table and its per-game rates); only sets how the agent hands are shared out.
+VECTOR_HAND_COST = 0.3
 
 
 class Collector:
-    """Both engines, sized for ``num_envs`` hands, and the rule that routes each hand to one of them."""
+    """Both engines, sized for ``num_envs`` hands, a worker process if asked for, and the routing rule."""
 
     def __init__(self, num_players: int, num_envs: int, observation_kind: str = "default",
-                 teacher: str | None = None, teacher_phases: str = "play",
+                 teacher: str | None = None, teacher_phases: str = "play", workers: int = 0,
                  min_vector_hands: int = MIN_VECTOR_HANDS) -> None:
         """``observation_kind``: ``"oracle"`` for networks with a privileged critic. ``teacher``: the registry
-        agent that labels the learner's decisions in hands on the per-game engine (None: no labels)."""
+        agent that labels the learner's decisions in hands on the per-game engine (None: no labels).
+        ``workers``: 0 or 1 processes playing a share of those hands."""
         self.num_players = num_players
         self.num_envs = num_envs
         self.games = GameCollector(num_players, num_envs, observation_kind, teacher, teacher_phases)
         self.vector = VectorCollector(num_players, num_envs, observation_kind)
         self.min_vector_hands = min_vector_hands
+        self.worker = Worker(num_players, num_envs, observation_kind, teacher, teacher_phases) if workers else None
 
     def collect(self, plans: list[Plan], rng: np.random.Generator, model: ActorCritic | None,
                 pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
@@ -55,11 +69,98 @@ class Collector:
         if len(network) < self.min_vector_hands:
             network = []
         others = sorted(set(range(len(plans))) - set(network))
+        mine = max(0, round((len(others) - VECTOR_HAND_COST * len(network)) / 2))
+        my_slots, its_slots = others[:mine], others[mine:]
+        my_seed, its_seed = (int(seed) for seed in rng.integers(2**62, size=2))
+        remote = self.worker is not None and bool(its_slots)
+        if remote:
+            self.worker.start([plans[i] for i in its_slots], its_seed, model, pool, record)
         stats = RolloutStats()
-        for engine, chosen in ((self.vector, network), (self.games, others)):
-            for first in range(0, len(chosen), self.num_envs):
-                part = chosen[first:first + self.num_envs]
-                played = engine.run([plans[i] for i in part], rng, model, pool, generator, buffer, record)
-                stats.merge(played, part)
+        stats.merge(play(self.vector, [plans[i] for i in network], rng, model, pool, generator, buffer, record),
+                    network)
+        for slots, seed in [(my_slots, my_seed)] + ([] if remote else [(its_slots, its_seed)]):
+            stats.merge(play(self.games, [plans[i] for i in slots], np.random.default_rng(seed), model, pool,
+                             torch.Generator().manual_seed(seed), buffer, record), slots)
+        if remote:
+            part, rows = self.worker.result()
+            if rows is not None:
+                buffer.add_rows(rows)
+            stats.merge(part, its_slots)
         stats.hands.sort(key=lambda h: h.slot)
         return stats
+
+    def close(self) -> None:
+        """Stop the worker process, if any."""
+        if self.worker:
+            self.worker.close()
+            self.worker = None
+
+
+def play(engine: GameCollector | VectorCollector, plans: list[Plan], rng: np.random.Generator,
+         model: ActorCritic | None, pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
+         record: frozenset[Key]) -> RolloutStats:
+    """``plans`` on one engine, ``num_envs`` at a time."""
+    stats = RolloutStats()
+    for first in range(0, len(plans), engine.num_envs):
+        part = plans[first:first + engine.num_envs]
+        stats.merge(engine.run(part, rng, model, pool, generator, buffer, record),
+                    range(first, first + len(part)))
+    return stats
+
+
+class Worker:
+    """A process with its own per-game engine: it plays the hands it is sent, with the weights it is sent,
+    from the seed it is sent, and returns their results and buffer rows."""
+
+    def __init__(self, num_players: int, num_envs: int, observation_kind: str, teacher: str | None,
+                 teacher_phases: str) -> None:
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter: no forked torch threads
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_serve, daemon=True, name="spades-collect-worker",
+                                       args=(child, num_players, num_envs, observation_kind, teacher, teacher_phases))
+        self.process.start()
+
+    def start(self, plans: list[Plan], seed: int, model: ActorCritic | None, pool: list[ActorCritic],
+              record: frozenset[Key]) -> None:
+        keys = {key for plan in plans for key in plan.seats}
+        nets = {key: _network_message(net) for key, net in [(LEARNER, model)] + list(
+            (("pool", i), net) for i, net in enumerate(pool)) if key in keys and net is not None}
+        self.connection.send((plans, seed, nets, len(pool), record))
+
+    def result(self) -> tuple[RolloutStats, dict | None]:
+        answer = self.connection.recv()
+        if isinstance(answer, str):
+            raise RuntimeError(f"the collection worker failed:\n{answer}")
+        return answer
+
+    def close(self) -> None:
+        self.connection.send(None)
+        self.process.join(timeout=10)
+
+
+def _network_message(net: ActorCritic) -> tuple:
+    return (net.obs_size, net.hidden_sizes, net.critic_obs_size, net.card_features), net.state_dict()
+
+
+def _serve(connection, num_players: int, num_envs: int, observation_kind: str, teacher: str | None,
+           teacher_phases: str) -> None:
+    """The worker's loop: play what :meth:`Worker.start` sends until it sends None."""
+    torch.set_num_threads(1)
+    engine = GameCollector(num_players, num_envs, observation_kind, teacher, teacher_phases)
+    nets: dict = {}
+    while (message := connection.recv()) is not None:
+        try:
+            plans, seed, weights, pool_size, record = message
+            for key, (shape, state) in weights.items():
+                if key not in nets or (nets[key].obs_size, nets[key].hidden_sizes, nets[key].critic_obs_size,
+                                       nets[key].card_features) != shape:
+                    nets[key] = ActorCritic(*shape).eval()
+                nets[key].load_state_dict(state)
+            pool = [nets.get(("pool", i)) for i in range(pool_size)]
+            buffer = RolloutBuffer(1.0, 1.0)
+            stats = play(engine, plans, np.random.default_rng(seed), nets.get(LEARNER), pool,
+                         torch.Generator().manual_seed(seed), buffer, record)
+            connection.send((stats, buffer.rows() if len(buffer) else None))
+        except Exception:  # noqa: BLE001 - reported to the main process, which raises
+            connection.send(traceback.format_exc())
+

@@ -44,7 +44,8 @@ class PPOConfig:
     seed: int = _run(1, "seeds the network, the deals, the opponents and the sampling")
     max_minutes: float = _run(30.0, "wall-time budget of the whole run, cloning included (0: no limit)")
     total_updates: int = _run(4000, "PPO updates at most (the run also ends when max_minutes is spent)")
-    torch_threads: int = _run(2, "threads of the network updates (collection runs on one)")
+    workers: int = _run(1, "processes playing a share of the hands with registry agents (0: all in this one)")
+    torch_threads: int = _run(1, "threads of the network updates (2 on an idle machine; collection runs on one)")
     bf16: bool = _run(True, "update and cloning matmuls in bfloat16 where the CPU has it (about 3x faster)")
 
     num_envs: int = _hands(256, "hands per rollout, played side by side (network calls batched across them)")

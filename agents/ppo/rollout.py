@@ -47,20 +47,17 @@ class Trajectory:
     masks: list[np.ndarray] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     log_probs: list[float] = field(default_factory=list)
-    values: list[float] = field(default_factory=list)
     teacher: list[int] = field(default_factory=list)  # the teacher's choice at each step, -1 where none
 
-    def add(self, obs: np.ndarray, mask: np.ndarray, action: int, log_prob: float, value: float,
-            teacher_action: int = -1) -> None:
+    def add(self, obs: np.ndarray, mask: np.ndarray, action: int, log_prob: float, teacher_action: int = -1) -> None:
         self.obs.append(obs)
         self.masks.append(mask)
         self.actions.append(action)
         self.log_probs.append(log_prob)
-        self.values.append(value)
         self.teacher.append(teacher_action)
 
     def store(self, buffer: RolloutBuffer, reward: float) -> None:
-        buffer.add_trajectory(self.obs, self.masks, self.actions, self.log_probs, self.values, reward, self.teacher)
+        buffer.add_trajectory(self.obs, self.masks, self.actions, self.log_probs, reward, self.teacher)
 
 
 class GameCollector:
@@ -75,6 +72,7 @@ class GameCollector:
         if teacher_phases not in TEACHER_PHASES:
             raise ValueError(f"teacher_phases must be one of {TEACHER_PHASES}, got {teacher_phases!r}")
         self.num_players = num_players
+        self.num_envs = num_envs
         self.teacher = teacher
         self.teacher_phases = teacher_phases
         self.agent_obs_size = observation_size(num_players)
@@ -156,29 +154,27 @@ class GameCollector:
 
     def _ask_agents(self, key: Key, slots: list[int], players: list[int], store: bool,
                     trajectories: dict[tuple[int, int], Trajectory], chosen: dict[int, int]) -> None:
-        """Registry agents choose one by one; stored with log-prob and value 0 (they are not networks)."""
+        """Registry agents choose one by one; stored with log-prob 0 (they are not networks)."""
         masks = self._legal_masks(slots) if store else None
         for s, p in zip(slots, players):
             chosen[s] = ask(self._agent(s, p, key[1]), self.games[s], self._agent_observation(s, p))
         if store:
             for s, p, m in zip(slots, players, masks):
-                trajectories[s, p].add(self.trackers[s].vectors[p].copy(), m, chosen[s], 0.0, 0.0)
+                trajectories[s, p].add(self.trackers[s].vectors[p].copy(), m, chosen[s], 0.0)
 
     def _sample(self, key: Key, net: ActorCritic, slots: list[int], players: list[int], generator: torch.Generator,
                 store: bool, trajectories: dict[tuple[int, int], Trajectory], chosen: dict[int, int]) -> None:
-        """One forward pass of ``net`` for all its games; sample under the legal mask (the learner's stored
-        steps also get the teacher's label)."""
+        """One forward pass of the actor of ``net`` for all its games; sample under the legal mask (the
+        learner's stored steps also get the teacher's label; the critic's values come later, in one batch)."""
         masks = self._legal_masks(slots)
         obs = np.stack([self.trackers[s].vectors[p] for s, p in zip(slots, players)])
-        inputs = torch.from_numpy(obs)
-        logits, values = net(inputs) if store else (net.logits(inputs), None)
-        log_probs = masked_log_probs(logits, torch.from_numpy(masks))
+        log_probs = masked_log_probs(net.logits(torch.from_numpy(obs)), torch.from_numpy(masks))
         actions = sample_actions(log_probs, generator)
         taken = log_probs.gather(1, actions.unsqueeze(1)).squeeze(1)
         for i, (s, p) in enumerate(zip(slots, players)):
             chosen[s] = int(actions[i])
             if store:
-                trajectories[s, p].add(obs[i], masks[i], chosen[s], float(taken[i]), float(values[i]),
+                trajectories[s, p].add(obs[i], masks[i], chosen[s], float(taken[i]),
                                        self._teacher_action(s, p) if key == LEARNER else -1)
 
     def _step(self, active: list[int], chosen: dict[int, int], plans: list[Plan],

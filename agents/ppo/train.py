@@ -40,7 +40,7 @@ from .collect import Collector
 from .config import PPOConfig, add_config_arguments, config_from_args, load_config_file
 from .evaluate import EVAL_FIELDS, evaluate
 from .model import ActorCritic, bf16_autocast, masked_entropy, masked_log_probs, torch_threads
-from .plans import LEARNER, OPPONENT_KINDS, HandResult, plan_hands
+from .plans import LEARNER, OPPONENT_KINDS, HandResult, RolloutStats, plan_hands
 from .run_folder import Clock, RunFolder, RunLog, TrainingState, plot_learning_curve, resumed_config, say
 
 COUNTERS = ("update", "decisions", "samples", "hands", "wall_s")
@@ -62,8 +62,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     info = run.begin(cfg, resumed_at)
     log = RunLog(run.path, METRICS, EVAL_FIELDS, resumed_at)
     clock = Clock(state.counters, cfg.max_minutes)
-    collector = Collector(cfg.num_players, cfg.num_envs, "oracle" if cfg.privileged_critic else "default",
-                          teacher_name(cfg), cfg.teacher_phases)
+    collector = make_collector(cfg)
     buffer = RolloutBuffer(cfg.gamma, cfg.gae_lambda)
     timing = {"iteration_s": 0.0, "eval_s": 0.0}  # what the last ones took: the end must leave room for them
 
@@ -73,7 +72,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
             say(f"clone: {cfg.bc_hands} hands of {cfg.teacher}, {cfg.bc_epochs} epochs")
             scores = behaviour_clone(cfg, state, collector, run, clock, progress)
             if scores is None:
-                return stop(cfg, state, run, log, "out of time while cloning")
+                return stop(cfg, state, run, log, collector, "out of time while cloning")
             info["behaviour_cloning"] = scores
             run.write_info(info)
             state.phase, state.clone = "ppo", {}
@@ -91,14 +90,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
         done = clock.schedule(state.counters["update"], cfg.total_updates)
         state.optimizer.param_groups[0]["lr"] = cfg.learning_rate * ((1 - done) if cfg.anneal_lr else 1)
 
-        # collect num_envs hands (advantages are computed as each trajectory enters the buffer)
-        plans = plan_hands(cfg, state.rng, len(state.pool_nets))
-        state.model.eval()
-        stats = collector.collect(plans, state.rng, state.model, state.pool_nets, state.generator, buffer)
-
-        # the PPO update
-        losses = ppo_update(state.model, state.optimizer, buffer.batch(), cfg, state.generator)
-        buffer.clear()
+        stats, losses, _ = ppo_iteration(cfg, state, collector, buffer)
 
         # count, snapshot, log
         for key, value in (("update", 1), ("decisions", stats.decisions), ("samples", stats.recorded),
@@ -122,8 +114,31 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
         if final:
             break
     bar.close()
-    return stop(cfg, state, run, log, "done" if state.counters["update"] >= cfg.total_updates else "out of time",
-                row)
+    why = "done" if state.counters["update"] >= cfg.total_updates else "out of time"
+    return stop(cfg, state, run, log, collector, why, row)
+
+
+def make_collector(cfg: PPOConfig) -> Collector:
+    """The engines for ``num_envs`` hands, observations for the critic, the teacher's labels if any."""
+    return Collector(cfg.num_players, cfg.num_envs, "oracle" if cfg.privileged_critic else "default",
+                     teacher_name(cfg), cfg.teacher_phases, cfg.workers)
+
+
+def ppo_iteration(cfg: PPOConfig, state: TrainingState, collector: Collector,
+                  buffer: RolloutBuffer) -> tuple[RolloutStats, dict[str, float], float]:
+    """One iteration: plan and collect ``num_envs`` hands, advantages (the critic on every stored row in one
+    pass, then GAE per trajectory), the PPO update. Returns the rollout's stats, the losses and the seconds
+    collection took (the rest was the update)."""
+    began = time.perf_counter()
+    plans = plan_hands(cfg, state.rng, len(state.pool_nets))
+    state.model.eval()
+    stats = collector.collect(plans, state.rng, state.model, state.pool_nets, state.generator, buffer)
+    collect_s = time.perf_counter() - began
+    with torch_threads(cfg.torch_threads):
+        batch = buffer.batch(state.model.values, cfg.bf16)
+        losses = ppo_update(state.model, state.optimizer, batch, cfg, state.generator)
+    buffer.clear()
+    return stats, losses, collect_s
 
 
 def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, cfg: PPOConfig,
@@ -131,41 +146,40 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
     """The clipped-objective update of CleanRL's ``ppo.py``, on masked logits (plus the teacher term)."""
     model.train()
     n, clipfracs = len(batch), []
-    with torch_threads(cfg.torch_threads):
-        for _epoch in range(cfg.update_epochs):
-            order = torch.randperm(n, generator=generator)
-            for idx in torch.tensor_split(order, min(cfg.num_minibatches, n)):
-                with bf16_autocast(cfg.bf16):
-                    logits, new_values = model(batch.obs[idx].float())
-                log_probs = masked_log_probs(logits.float(), batch.masks[idx])
-                new_values = new_values.float()
-                entropy = masked_entropy(log_probs, batch.masks[idx]).mean()
-                log_ratio = log_probs.gather(1, batch.actions[idx].unsqueeze(1)).squeeze(1) - batch.log_probs[idx]
-                ratio = log_ratio.exp()
-                with torch.no_grad():
-                    approx_kl = ((ratio - 1) - log_ratio).mean()  # the low-variance estimator (Schulman)
-                    clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean().item())
+    for _epoch in range(cfg.update_epochs):
+        order = torch.randperm(n, generator=generator)
+        for idx in torch.tensor_split(order, min(cfg.num_minibatches, n)):
+            with bf16_autocast(cfg.bf16):
+                logits, new_values = model(batch.obs[idx].float())
+            log_probs = masked_log_probs(logits.float(), batch.masks[idx])
+            new_values = new_values.float()
+            entropy = masked_entropy(log_probs, batch.masks[idx]).mean()
+            log_ratio = log_probs.gather(1, batch.actions[idx].unsqueeze(1)).squeeze(1) - batch.log_probs[idx]
+            ratio = log_ratio.exp()
+            with torch.no_grad():
+                approx_kl = ((ratio - 1) - log_ratio).mean()  # the low-variance estimator (Schulman)
+                clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean().item())
 
-                adv = batch.advantages[idx]
-                if cfg.norm_adv and len(idx) > 1:
-                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+            adv = batch.advantages[idx]
+            if cfg.norm_adv and len(idx) > 1:
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
 
-                returns, old = batch.returns[idx], batch.values[idx]
-                v_loss = (new_values - returns) ** 2
-                if cfg.clip_vloss:
-                    v_loss = torch.max(v_loss, (old + (new_values - old).clamp(-cfg.clip_coef, cfg.clip_coef)
-                                                - returns) ** 2)
-                v_loss = 0.5 * v_loss.mean()
+            returns, old = batch.returns[idx], batch.values[idx]
+            v_loss = (new_values - returns) ** 2
+            if cfg.clip_vloss:
+                v_loss = torch.max(v_loss, (old + (new_values - old).clamp(-cfg.clip_coef, cfg.clip_coef)
+                                            - returns) ** 2)
+            v_loss = 0.5 * v_loss.mean()
 
-                loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
-                loss = loss + imitation_loss(log_probs, batch.teacher_actions[idx], cfg.teacher_coef)
-                optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
-                optimizer.step()
-            if cfg.target_kl and approx_kl > cfg.target_kl:
-                break
+            loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+            loss = loss + imitation_loss(log_probs, batch.teacher_actions[idx], cfg.teacher_coef)
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+            optimizer.step()
+        if cfg.target_kl and approx_kl > cfg.target_kl:
+            break
     var_y = batch.returns.var().item()
     explained = math.nan if var_y == 0 else 1 - (batch.returns - batch.values).var().item() / var_y
     return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(), "entropy": entropy.item(),
@@ -193,10 +207,13 @@ def save_and_evaluate(cfg: PPOConfig, state: TrainingState, run: RunFolder, log:
             f"vs {cfg.heuristic_agent} over {result.get('deals')} deals")
 
 
-def stop(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, why: str, row: dict | None = None) -> dict:
-    """Close the logs, draw the curve and say how to go on; returns the counters and the last metrics."""
+def stop(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, collector: Collector, why: str,
+         row: dict | None = None) -> dict:
+    """Close the worker and the logs, draw the curve and say how to go on; returns the counters and the last
+    metrics."""
     if state.phase == "clone":
         run.save(state, cfg)  # the wall time so far (cloning's own progress is saved by epoch)
+    collector.close()
     log.close()
     plot_learning_curve(run.path)
     more = "" if why == "done" else f" (continue with --resume {run.path} and a larger --max-minutes)"

@@ -96,7 +96,7 @@ class VectorCollector:
         taken: list[np.ndarray] = []
         steps = np.zeros(size, np.int64)  # actions in each slot's hand
         rows: dict[str, list[np.ndarray]] = {name: [] for name in ("slot", "seat", "obs", "mask", "action",
-                                                                   "log_prob", "value")}
+                                                                   "log_prob")}
         while active.any():
             player = out.player
             actions = self._choose(out, key_ids[slots, player], active, [nets[key] for key in keys], recorded,
@@ -153,17 +153,13 @@ class VectorCollector:
         for k in np.unique(acting[choose]):
             games = np.flatnonzero(choose & (acting == k))
             obs, legal = out.obs[games], mask[games]
-            net, inputs = nets[k], torch.from_numpy(obs)
-            if k in recorded:
-                logits, values = net(inputs)
-            else:  # nothing stored: the actor alone (a privileged critic is a second MLP)
-                logits = net.logits(inputs)
-            log_probs = masked_log_probs(logits, torch.from_numpy(legal))
+            # the actor alone: the critic's values of the stored rows come later, in one batch
+            log_probs = masked_log_probs(nets[k].logits(torch.from_numpy(obs)), torch.from_numpy(legal))
             sampled = sample_actions(log_probs, generator)
             actions[games] = sampled.numpy()
             if k in recorded:
                 for name, value in (("slot", games), ("seat", player[games]), ("obs", obs), ("mask", legal),
-                                    ("action", actions[games]), ("value", values.numpy()),
+                                    ("action", actions[games]),
                                     ("log_prob", log_probs.gather(1, sampled.unsqueeze(1)).squeeze(1).numpy())):
                     rows[name].append(value)
         return actions
@@ -193,6 +189,6 @@ class VectorCollector:
         starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
         reward = {hand.slot: hand.rewards for hand in hands}
         finals = [reward[int(data["slot"][a])][int(data["seat"][a])] for a in starts]
-        buffer.add_trajectories(data["obs"], data["mask"], data["action"], data["log_prob"], data["value"],
+        buffer.add_trajectories(data["obs"], data["mask"], data["action"], data["log_prob"],
                                 np.diff(np.r_[starts, len(owner)]), finals)
         return len(owner)
