@@ -17,11 +17,16 @@ Why it looks the way it does:
   tricks each seat took since the root (``d``) are part of the state.
 - **Bounds by trick counts.** :func:`fill_bounds` tabulates, for every ``d``
   and every number ``k`` of the remaining tricks side 0 could still take, the
-  worst and best value over the ways they can fall. A node is cut at once
-  when every outcome is on one side of the window (a settled hand: Nil
-  failed, contract out of reach), and at trick boundaries when the *quick
-  tricks* of the leader (top cards cashable without a ruff) or the *sure
-  trump tricks* (the top spades) confine ``k`` enough.
+  worst and best value over the ways they can fall (and the same over the
+  outcomes where a given Nil bidder takes no more tricks). A node is cut at
+  once when every outcome is on one side of the window (a settled hand: Nil
+  failed, contract out of reach), and at trick boundaries when the *sure
+  trump tricks* (the top spades must win), a Nil bidder's sealed fate (it
+  holds the top spade; or every card it holds is below all others of its
+  suit and it holds no spade) or the *quick tricks* of the leader (top cards
+  cashable without a ruff) confine the outcomes enough. Quick tricks can be
+  declined (fewer tricks can be worth more), so they bound only the
+  leader's side's result, from its own side.
 - **Transposition table with partition search** (as in the bridge solver
   DDS): an entry stores, besides bounds and the best lead, only the cards
   whose ranks decided the result (the *relevant* cards: winners of tricks in
@@ -31,13 +36,21 @@ Why it looks the way it does:
   suit down to the lowest relevant one sit in the same hands: small cards
   that never mattered may lie anywhere.
 - **Equivalent cards are one move:** cards of one hand and suit with no card
-  of another hand (or of the current trick) between them.
+  of another hand (or of the current trick) between them; and once a card
+  below every relevant card of its suit was tried, the lower cards of that
+  suit are skipped (DDS's "one small card per suit").
 - **Move ordering:** the table's lead first, then trick-taking rules (cash
   winners, lead to a partner's winner or ruff; win cheaply, duck as a Nil
   bidder, cover a partner's Nil, let a partner's winner stand), and a
   history table of cut-off moves.
 - **Zero-window searches** converge on the exact value (MTD(f)); each one
   reuses the table's bounds.
+
+What is slow: a Nil bidder still standing with many tricks left. Proving it
+safe (or not) takes every defence, and the winners that decide such tricks
+are low cards, so table entries fix most of each suit and generalise little
+(a 10-trick ending can take millions of nodes). Stronger static Nil
+reasoning is the next step; ``max_nodes`` bounds the cost meanwhile.
 
 Layout shared with :mod:`spades_env.solver.api`: cards are ids 0..51
 (``suit * 13 + rank``, spades = 3); seats 2 and 3 are empty in the
