@@ -21,6 +21,7 @@ COMMANDS = {
     "train": ("spades_env.agents.ppo.train:main", "train a PPO agent by self-play"),
     "play": ("spades_env.agents.play:main", "play against the agents in the terminal"),
     "replay": ("spades_env.agents.replay:main", "step through a recorded game"),
+    "analyze": ("spades_env.agents.analyze:main", "double-dummy analysis of recorded hands: points lost to card play"),
 }
 
 

@@ -38,6 +38,7 @@ class RecordedGame:
     note: str = ""  # shown after the last hand
     pending_actions: int = 0  # play saves: actions after the last completed hand
     over: bool = False
+    config: dict | None = None  # the rules (SpadesConfig.to_dict()), when the file records them
 
     @classmethod
     def of_record(cls, record: dict, number: int) -> RecordedGame:
@@ -47,7 +48,7 @@ class RecordedGame:
             title += f" (tournament game {record['index']})"
         if record.get("seed") is not None:
             title += f", seed {record['seed']}"
-        return cls(title, list(record["hands"]), seats=record.get("seats"), over=True)
+        return cls(title, list(record["hands"]), seats=record.get("seats"), over=True, config=record.get("config"))
 
     def add_save_line(self, line: dict) -> None:
         """An action, hand or end line of a ``spades play`` save."""
@@ -68,7 +69,8 @@ def load_games(path: str) -> list[RecordedGame]:
     for number, obj in enumerate(read_games(path), start=1):
         kind = obj.get("type")
         if kind == "header" and obj.get("format") == PLAY_SAVE_FORMAT:
-            play = RecordedGame(f"'spades play' game, seed {obj.get('seed')}", seats=list(obj.get("agents") or []))
+            play = RecordedGame(f"'spades play' game, seed {obj.get('seed')}", seats=list(obj.get("agents") or []),
+                                config=obj.get("config"))
             games.append(play)
         elif kind in ("action", "hand", "end") and play is not None:
             play.add_save_line(obj)

@@ -1,0 +1,109 @@
+"""The search agent: the heuristic's rules where search does not pay, PIMC card play where it does."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+
+import numpy as np
+
+from spades_env import actions as A
+from spades_env.game import Phase, SpadesConfig
+from spades_env.view import PlayerView
+
+from ..heuristic import HeuristicAgent
+from ..heuristic.play import choose_card
+from .bidding import search_bid
+from .play import PlayBudget, search_card, tricks_left
+
+NODES_PER_MS = 1000  # the solver's speed on one core, about (spades_env/solver/api.py: ~1-3 million a second)
+
+
+class SearchAgent:
+    """Perfect-information Monte Carlo search over sampled worlds, solved double dummy.
+
+    - **Card play**: PIMC (:mod:`.play`) once at most ``max_tricks`` tricks are
+      left: up to ``worlds`` deals consistent with the view (:mod:`.worlds`,
+      the engine's resampler), each solved exactly for every legal card
+      (:func:`spades_env.solver.solve`), the best mean played. Earlier, and
+      wherever fewer than four worlds solve within the budget, the heuristic's
+      card (a 13-trick deal takes the solver seconds, a budget far beyond a
+      decision's share).
+    - **Bids, Nil and Blind Nil, the Blind Nil exchange and the two-player draw
+      and replacements**: the heuristic's rules
+      (:class:`~spades_env.agents.heuristic.HeuristicAgent`): scoring a bid
+      over sampled deals needs 13-trick solves, too slow here (docs/search.md).
+
+    ``ms`` is the search budget per card decision in milliseconds, spent as
+    solver nodes (``NODES_PER_MS`` each), so that decisions depend only on the
+    view and ``seed``, never on the machine's speed: the same seed, view and
+    settings always give the same action. It reads only the
+    :class:`~spades_env.view.PlayerView`.
+
+    ``timings``: a file to which :meth:`close` appends one JSON line of the
+    time per decision by phase and tricks left (what :meth:`timing_table` returns).
+    """
+
+    needs_observation = False
+    supported_players = (4, 2)
+
+    def __init__(self, worlds: int = 16, ms: float = 100.0, seed: int | None = None, max_tricks: int = 9,
+                 bid_worlds: int = 0, timings: str | None = None) -> None:
+        if worlds < 0 or ms < 0:
+            raise ValueError(f"worlds and ms must be >= 0, got worlds={worlds!r}, ms={ms!r}")
+        self.budget = PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS), max_tricks=int(max_tricks))
+        self.bid_worlds = int(bid_worlds)
+        self.seed = 0 if seed is None else int(seed)
+        self.heuristic = HeuristicAgent(seed=seed)
+        self.timings_path = timings
+        # (phase name, tricks left) -> [decisions, CPU seconds, wall seconds, searched decisions, worlds solved]
+        self._times: dict[tuple[str, int], list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0, 0])
+
+    def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:
+        if seed is not None:
+            self.seed = int(seed)
+        self.heuristic.reset(seat, seed)
+
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
+        start, cpu = time.perf_counter(), time.process_time()
+        searched = solved = 0
+        if view.phase == Phase.PLAY:
+            fallback = choose_card(view, None, self.heuristic.params)
+            choice = search_card(view, fallback, self.budget, self._rng(view))
+            action, searched, solved = choice.card, int(choice.solved > 0), choice.solved
+        elif view.phase == Phase.BID and self.bid_worlds > 0:
+            heuristic_bid = self.heuristic.act(observation, action_mask, view) - A.BID_BASE
+            action = A.bid_action(search_bid(view, heuristic_bid, self.bid_worlds, self._rng(view)).bid)
+            searched, solved = 1, self.bid_worlds
+        else:
+            action = self.heuristic.act(observation, action_mask, view)
+        row = self._times[(view.phase.name, tricks_left(view))]
+        row[0] += 1
+        row[1] += time.process_time() - cpu
+        row[2] += time.perf_counter() - start
+        row[3] += searched
+        row[4] += solved
+        return action
+
+    def _rng(self, view: PlayerView) -> np.random.Generator:
+        """The decision's own generator: from the seed and the position only (not from earlier calls), so
+        that a decision never depends on which moves were forced or replayed before it."""
+        return np.random.default_rng([self.seed & (2**63 - 1), view.hand_number, len(view.plays), int(view.phase)])
+
+    def timing_table(self) -> list[dict]:
+        """Per phase and tricks left: decisions, mean CPU and wall milliseconds (CPU time is the process's
+        own, what one core spends; wall time also counts waiting on a loaded machine), the share of
+        decisions searched and the mean worlds solved when searched."""
+        rows = []
+        for (phase, left), (count, cpu, wall, searched, solved) in sorted(self._times.items()):
+            rows.append({"phase": phase, "tricks_left": left, "decisions": int(count),
+                         "cpu_ms": round(1000 * cpu / count, 2), "wall_ms": round(1000 * wall / count, 2),
+                         "searched": round(searched / count, 3), "worlds_solved": round(solved / max(1, searched), 2)})
+        return rows
+
+    def close(self) -> None:
+        if self.timings_path and self._times:
+            with open(self.timings_path, "a") as fh:
+                fh.write(json.dumps({"worlds": self.budget.worlds, "nodes": self.budget.nodes,
+                                     "max_tricks": self.budget.max_tricks, "rows": self.timing_table()}) + "\n")

@@ -1,0 +1,83 @@
+"""Bidding by search: the expected hand points of each bid over sampled deals, each played out.
+
+The double-dummy solver would score a bid exactly on a deal, but a 13-trick
+deal takes it seconds; so each world (a deal consistent with the view,
+:mod:`.worlds`) is played out instead, every seat by the heuristic
+(:class:`~spades_env.agents.heuristic.HeuristicAgent`): the seats still to bid
+bid as it would, and the hand is played to the end. One play-out with the
+heuristic's own bid gives my side's tricks in that world, which score every
+bid near it (a bid hardly changes how the cards fall, except a Nil, which
+changes the play); one more with a Nil, where Nil is open, scores the Nil. The
+bid of the best mean of my side's points minus the other side's is made; both
+play-outs of a world use the same deal, so the comparison is paired.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from spades_env import actions as A
+from spades_env.agent import ask
+from spades_env.game import SpadesGame
+from spades_env.scoring import score_side
+from spades_env.view import PlayerView
+
+from ..heuristic import HeuristicAgent
+from .worlds import worlds
+
+SPREAD = 2  # bids within this many tricks of the heuristic's are scored
+
+
+@dataclass(frozen=True)
+class BidChoice:
+    bid: int
+    means: dict[int, float]  # mean points difference per bid considered
+
+
+def search_bid(view: PlayerView, heuristic_bid: int, count: int, rng: np.random.Generator) -> BidChoice:
+    """The bid with the best mean points difference over ``count`` worlds (see the module docstring)."""
+    seat, side = view.seat, view.side
+    low = max(1, heuristic_bid - SPREAD)
+    candidates = range(low, min(13, max(heuristic_bid, low) + SPREAD) + 1)
+    try_nil = view.config.nil and _partner_bid(view) != 0
+    normal = dict.fromkeys(candidates, 0.0)
+    nil = 0.0
+    player = HeuristicAgent(seed=int(rng.integers(2**31)))
+    for world in worlds(view, count, rng):
+        record = _play_out(world.clone() if try_nil else world, A.bid_action(max(heuristic_bid, 1)), player)
+        other = record["points"][1 - side]
+        for bid in candidates:
+            normal[bid] += _side_points(record, view, seat, bid) - other
+        if try_nil:
+            record = _play_out(world, A.bid_action(0), player)
+            nil += record["points"][side] - record["points"][1 - side]
+    means = {bid: total / count for bid, total in normal.items()}
+    if try_nil:
+        means[0] = nil / count
+    best = max(means.values())
+    choice = heuristic_bid if means.get(heuristic_bid, -np.inf) >= best else max(means, key=means.get)
+    return BidChoice(choice, means)
+
+
+def _partner_bid(view: PlayerView) -> int | None:
+    return None if view.partner is None else view.bids[view.partner]
+
+
+def _play_out(game: SpadesGame, my_bid: int, player: HeuristicAgent) -> dict:
+    """Make ``my_bid``, then play the hand to its end by the heuristic at every seat; its hand record."""
+    hands = len(game.hand_records)
+    game.apply(my_bid)
+    while len(game.hand_records) == hands:
+        game.apply(ask(player, game, None))
+    return game.hand_records[-1]
+
+
+def _side_points(record: dict, view: PlayerView, seat: int, bid: int) -> int:
+    """My side's hand points in ``record`` had I bid ``bid`` (the tricks as they fell)."""
+    members = [seat] if view.partner is None else sorted((seat, view.partner))
+    bids = [bid if m == seat else record["bids"][m] for m in members]
+    cfg = view.config
+    return score_side(bids, [record["blind_nil"][m] for m in members], [record["tricks"][m] for m in members],
+                      view.bags[view.side], cfg.bag_limit, cfg.bag_penalty).total

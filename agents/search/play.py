@@ -1,0 +1,89 @@
+"""Card play by perfect-information Monte Carlo (PIMC): solve sampled worlds double dummy, play the best average.
+
+Each world is a full deal consistent with the seat's view (:mod:`.worlds`);
+the solver (:func:`spades_env.solver.solve`, every legal card exact) gives the
+hand points of my side minus the other side's after each card, and the card
+with the best mean over the worlds is played. The work is bounded in solver
+nodes, not seconds, so that a decision depends only on the view and the seed
+(a slow machine plays the same cards, slower): a world that needs more than its
+share of the budget is dropped, and with fewer than ``min_worlds`` solved the
+decision falls back to the heuristic's card (what happens in the first tricks,
+where a 13-card deal takes the solver seconds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from spades_env.cards import RANK_OF, SUIT_OF
+from spades_env.solver import NodeLimitReached, solve
+from spades_env.view import PlayerView
+
+from .worlds import worlds
+
+TRICKS_PER_HAND = 13
+
+
+@dataclass(frozen=True)
+class PlayBudget:
+    """How much a card decision may search (see the module docstring)."""
+
+    worlds: int = 16  # worlds sampled at most
+    nodes: int = 100_000  # solver nodes per decision, all worlds together
+    min_worlds: int = 4  # fewer solved worlds than this: the heuristic's card
+    max_tricks: int = 9  # with more tricks left than this, the heuristic's card without searching
+
+    def world_cap(self) -> int:
+        """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
+        return max(1, self.nodes // max(1, min(self.min_worlds, self.worlds)))
+
+
+@dataclass(frozen=True)
+class PlayChoice:
+    card: int
+    solved: int  # worlds solved (0: the heuristic's card)
+    nodes: int
+    means: dict[int, float]  # mean value per legal card over the solved worlds (empty without search)
+
+
+def tricks_left(view: PlayerView) -> int:
+    """Tricks still to play in this hand, the current one included."""
+    return TRICKS_PER_HAND - len(view.completed_tricks)
+
+
+def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.random.Generator) -> PlayChoice:
+    """The card to play: the best mean over solved worlds, ``fallback`` (the heuristic's card) among equals."""
+    if tricks_left(view) > budget.max_tricks or budget.worlds < 1:
+        return PlayChoice(fallback, 0, 0, {})
+    totals: dict[int, float] = dict.fromkeys(view.legal_actions, 0.0)
+    solved = spent = 0
+    cap = budget.world_cap()
+    for world in worlds(view, budget.worlds, rng):
+        allowed = min(cap, budget.nodes - spent)
+        if allowed <= 0:
+            break
+        try:
+            solution = solve(world, every_move=True, max_nodes=allowed)
+        except NodeLimitReached:
+            spent += allowed
+            continue
+        spent += solution.nodes
+        solved += 1
+        for card, value in solution.move_values.items():
+            totals[card] += value
+    if solved < min(budget.min_worlds, budget.worlds):
+        return PlayChoice(fallback, 0, spent, {})
+    means = {card: total / solved for card, total in totals.items()}
+    return PlayChoice(best_card(means, fallback), solved, spent, means)
+
+
+def best_card(means: dict[int, float], preferred: int) -> int:
+    """The card of the highest mean; among equals ``preferred`` if it is one, else the lowest rank (a
+    non-spade first), which keeps the high cards and the trumps."""
+    top = max(means.values())
+    best = [card for card, mean in means.items() if mean >= top - 1e-9]
+    if preferred in best:
+        return preferred
+    return min(best, key=lambda c: (RANK_OF[c], SUIT_OF[c] == 3, c))

@@ -1,0 +1,153 @@
+"""The search agent: worlds rebuilt from the view alone, legal play in both variants, decisions that depend
+only on the view and the seed (never on the hidden cards)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spades_env.agent import ask
+from spades_env.agents.base import make_agent
+from spades_env.agents.heuristic import HeuristicAgent
+from spades_env.agents.match import play_game
+from spades_env.agents.search import SearchAgent
+from spades_env.agents.search.play import PlayBudget, best_card, search_card, tricks_left
+from spades_env.agents.search.worlds import InconsistentView, fill, game_from_view, worlds
+from spades_env.cards import SUIT_MASKS, card_id
+from spades_env.determinize import resample
+from spades_env.game import Phase, SpadesConfig, SpadesGame
+from spades_env.solver import warm_up
+from spades_env.view import player_view
+
+CLUBS, DIAMONDS = SUIT_MASKS[0], SUIT_MASKS[1]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled():
+    warm_up()
+
+
+def decisions(num_players: int, games: int, seed: int):
+    """(game, view) at every bid and card play of heuristic games; one side far behind, so that
+    Blind Nil bids (the four-player exchange, the two-player replacements) come up."""
+    bot = HeuristicAgent(seed=seed)
+    for g in range(games):
+        game = SpadesGame(num_players=num_players, max_hands=2)
+        game.reset(seed=seed + g, scores=[0, 350] if g % 2 else [350, 0])
+        while not game.game_over:
+            seat = game.current_player
+            if game.phase in (Phase.BID, Phase.PLAY) and game.looked[seat]:
+                yield game, player_view(game, seat)
+            game.apply(ask(bot, game, None))
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_rebuilt_game_shows_the_same_view(num_players):
+    checked = blind_play = 0
+    rng = np.random.default_rng(0)
+    for _, view in decisions(num_players, 12, seed=100 * num_players):
+        rebuilt = game_from_view(view)
+        assert player_view(rebuilt, view.seat) == view
+        if checked % 7 == 0:  # a world drawn by the engine's resampler from the rebuilt game, too
+            assert player_view(next(worlds(view, 1, rng)), view.seat) == view
+        checked += 1
+        blind_play += view.phase == Phase.PLAY and any(view.blind)
+    assert checked > 500
+    assert blind_play > 20  # the Blind Nil exchange (four players) or replacements (two) were rebuilt
+
+
+def test_rebuild_refuses_phases_without_a_hand_to_search():
+    game = SpadesGame(num_players=2)
+    game.reset(seed=1)
+    with pytest.raises(ValueError, match="rebuilt"):
+        game_from_view(player_view(game, game.current_player))
+
+
+def test_fill_moves_cards_along_to_fit_the_voids():
+    club, diamond = card_id(0, 5), card_id(1, 5)
+    # Greedy would give the club to the first slot and leave the diamond nowhere to go.
+    first, second = fill(1 << club | 1 << diamond, [(1, CLUBS | DIAMONDS), (1, CLUBS)])
+    assert (first, second) == (1 << diamond, 1 << club)
+    with pytest.raises(InconsistentView):
+        fill(1 << diamond | 1 << card_id(1, 6), [(1, DIAMONDS), (1, CLUBS)])
+
+
+def test_best_card_prefers_the_heuristics_card_then_low_cards():
+    low_club, high_club, spade = card_id(0, 1), card_id(0, 11), card_id(3, 0)
+    means = {low_club: 5.0, high_club: 5.0, spade: 5.0}
+    assert best_card(means, high_club) == high_club
+    assert best_card({**means, spade: 1.0}, spade) == low_club
+    assert best_card({**means, high_club: 9.0}, low_club) == high_club
+
+
+def _agent(**kwargs) -> SearchAgent:
+    return SearchAgent(**{"worlds": 6, "ms": 30, "seed": 5, **kwargs})
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_plays_legal_moves_over_whole_games(num_players):
+    config = SpadesConfig(num_players=num_players, max_hands=3)
+    agents = [_agent(seed=p) for p in range(num_players)]
+    for seed in range(2):
+        play_game(agents, seed=seed, config=config, scores=[0, 350], ask_forced=True)  # illegal moves raise
+    rows = [row for agent in agents for row in agent.timing_table()]
+    phases = {row["phase"] for row in rows}
+    assert {"BID", "PLAY"} <= phases
+    assert any(row["searched"] > 0 and row["worlds_solved"] >= 4 for row in rows)
+
+
+def _search_positions(num_players: int):
+    """Card plays with few enough tricks left to be searched, one per hand."""
+    last = None
+    for game, view in decisions(num_players, 6, seed=7):
+        if view.phase == Phase.PLAY and tricks_left(view) <= 5 and len(view.legal_actions) > 1 \
+                and (view.hand_number, game.dealer) != last:
+            last = (view.hand_number, game.dealer)
+            yield game, view
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_same_view_with_other_hidden_hands_gives_the_same_decision(num_players):
+    rng = np.random.default_rng(3)
+    searched = 0
+    for game, view in _search_positions(num_players):
+        twin = resample(game, view.seat, rng)  # the same view, the other hands dealt anew
+        assert player_view(twin, view.seat) == view
+        if twin.hands == game.hands:
+            continue
+        mine, theirs = _agent(), _agent()
+        assert mine.act(None, None, view) == theirs.act(None, None, player_view(twin, view.seat))
+        fallback = HeuristicAgent().act(None, None, view)
+        searched += search_card(view, fallback, mine.budget, np.random.default_rng(0)).solved > 0
+    assert searched >= 3
+
+
+def test_deterministic_for_a_seed():
+    config = SpadesConfig(single_hand=True)
+
+    def hand(seed: int) -> list:
+        agents = [_agent(seed=seed), HeuristicAgent(), _agent(seed=seed), HeuristicAgent()]
+        return play_game(agents, seed=11, config=config).hand_records[0]["actions"]
+
+    assert hand(1) == hand(1)
+
+
+def test_search_differs_from_the_heuristic_where_it_searches():
+    """Not a strength test: the searched card is not always the heuristic's (else the search did nothing)."""
+    differ = total = 0
+    budget = PlayBudget(worlds=8, nodes=50_000)
+    for _, view in _search_positions(4):
+        fallback = HeuristicAgent().act(None, None, view)
+        choice = search_card(view, fallback, budget, np.random.default_rng(1))
+        differ += choice.card != fallback
+        total += 1
+        assert choice.card in view.legal_actions
+    assert total >= 5 and differ >= 1
+
+
+def test_registered_with_keyword_arguments(tmp_path):
+    agent = make_agent(f"search:worlds=3,ms=5,seed=2,timings={tmp_path / 't.jsonl'}")
+    assert (agent.budget.worlds, agent.budget.nodes, agent.seed) == (3, 5000, 2)
+    play_game([agent, HeuristicAgent()] * 2, seed=1, config=SpadesConfig(single_hand=True))
+    agent.close()
+    assert '"rows"' in (tmp_path / "t.jsonl").read_text()
