@@ -24,7 +24,7 @@ API::
 - :func:`solve_arrays`: the compiled solver on arrays, without checks, for
   callers that solve many positions (:func:`position_arrays` builds them).
 - :func:`warm_up`: compile now. The search is compiled by numba on first use
-  (about 20 s) and cached on disk (``__pycache__`` beside the module, or
+  (25-45 s of CPU) and cached on disk (``__pycache__`` beside the module, or
   numba's user cache dir when that is read-only), so later processes load it
   in about a second: call it once at a worker's start, not per decision.
 - :class:`SearchTable`: the transposition table (60 MiB by default) shared by
