@@ -24,7 +24,7 @@ from pathlib import Path
 
 from spades_env.agents.tournament import main as tournament_main
 
-SEARCH = "search:worlds={worlds},ms={ms},max_tricks={max_tricks},bid_worlds={bid_worlds},timings={timings},name=search"
+SETTINGS = ("worlds", "ms", "max_tricks", "bid_worlds")  # SearchAgent's arguments; unset, the agent's defaults
 EVALUATIONS = {
     "heuristic-single": ("heuristic", 1000, ["--single-hand"]),
     "heuristic-games": ("heuristic", 200, []),
@@ -34,7 +34,8 @@ EVALUATIONS = {
 
 def tournament_args(name: str, out: Path, seed: int, games: int | None, settings: dict) -> list[str]:
     opponent, default_games, extra = EVALUATIONS[name]
-    search = SEARCH.format(timings=out / "timings.jsonl", **settings)
+    given = "".join(f"{key}={value}," for key, value in settings.items() if value is not None)
+    search = f"search:{given}timings={out / 'timings.jsonl'},name=search"
     return ["--agents", search, opponent, "--games", str(games or default_games), "--seed", str(seed),
             "--out", str(out), "--workers", "1", "--no-progress", "--no-plot", *extra]
 
@@ -45,8 +46,8 @@ def report(out: Path) -> str:
     pairing = summary["pairings"][0]
     diff = pairing["points_per_deal_diff"]
     lines = [f"{out}: {summary['games_played']} of {summary['games_planned']} games, {pairing['boards']} boards",
-             f"{pairing['a']} - {pairing['b']}: {diff['mean']:+.1f} points per deal [{diff['low']:+.1f}, "
-             f"{diff['high']:+.1f}], win rate {pairing['win_rate_a']:.1%}",
+             f"{pairing['a']} - {pairing['b']}: {diff['mean']:+.1f} points per deal {_interval(diff)}, "
+             f"win rate {pairing['win_rate_a']:.1%}",
              f"{'side':<10} {'set rate':>8} {'Nil':>12} {'Blind Nil':>12} {'bags/hand':>9} {'bid':>5} {'tricks':>6}"]
     for key in ("agent_a", "agent_b"):
         s = pairing[key]
@@ -55,6 +56,10 @@ def report(out: Path) -> str:
                      f"{s['mean_tricks']:>6.2f}")
     lines += timing_lines(out / "timings.jsonl")
     return "\n".join(lines)
+
+
+def _interval(diff: dict) -> str:
+    return "(no interval yet)" if diff["low"] is None else f"[{diff['low']:+.1f}, {diff['high']:+.1f}]"
 
 
 def _rate(stats: dict, kind: str) -> str:
@@ -88,15 +93,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="folder (default results/search_<evaluation>)")
     parser.add_argument("--seed", type=int, default=31337)
     parser.add_argument("--games", type=int, default=None, help="games (default: the evaluation's)")
-    parser.add_argument("--worlds", type=int, default=16)
-    parser.add_argument("--ms", type=float, default=100)
-    parser.add_argument("--max-tricks", type=int, default=9)
-    parser.add_argument("--bid-worlds", type=int, default=0)
+    for key in SETTINGS:
+        parser.add_argument(f"--{key.replace('_', '-')}", type=float if key == "ms" else int, default=None,
+                            help=f"SearchAgent's {key} (default: the agent's)")
     parser.add_argument("--report", action="store_true", help="only print the report of what has finished")
     args = parser.parse_args(argv)
     out = args.out or Path("results") / f"search_{args.evaluation}"
     if not args.report:
-        settings = {"worlds": args.worlds, "ms": args.ms, "max_tricks": args.max_tricks, "bid_worlds": args.bid_worlds}
+        settings = {key: getattr(args, key) for key in SETTINGS}
         code = tournament_main(tournament_args(args.evaluation, out, args.seed, args.games, settings))
         if code:
             return code

@@ -6,11 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from spades_env import actions as A
 from spades_env.agent import ask
 from spades_env.agents.base import make_agent
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.match import play_game
 from spades_env.agents.search import SearchAgent
+from spades_env.agents.search.bidding import search_bid
 from spades_env.agents.search.play import PlayBudget, best_card, search_card, tricks_left
 from spades_env.agents.search.worlds import InconsistentView, fill, game_from_view, worlds
 from spades_env.cards import SUIT_MASKS, card_id
@@ -81,7 +83,7 @@ def test_best_card_prefers_the_heuristics_card_then_low_cards():
 
 
 def _agent(**kwargs) -> SearchAgent:
-    return SearchAgent(**{"worlds": 6, "ms": 30, "seed": 5, **kwargs})
+    return SearchAgent(**{"worlds": 6, "ms": 30, "bid_worlds": 3, "seed": 5, **kwargs})
 
 
 @pytest.mark.parametrize("num_players", [4, 2])
@@ -93,7 +95,8 @@ def test_plays_legal_moves_over_whole_games(num_players):
     rows = [row for agent in agents for row in agent.timing_table()]
     phases = {row["phase"] for row in rows}
     assert {"BID", "PLAY"} <= phases
-    assert any(row["searched"] > 0 and row["worlds_solved"] >= 4 for row in rows)
+    assert any(row["phase"] == "PLAY" and row["searched"] > 0 and row["worlds_solved"] >= 4 for row in rows)
+    assert all(row["searched"] == 1 for row in rows if row["phase"] == "BID")
 
 
 def _search_positions(num_players: int):
@@ -130,6 +133,18 @@ def test_deterministic_for_a_seed():
         return play_game(agents, seed=11, config=config).hand_records[0]["actions"]
 
     assert hand(1) == hand(1)
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_bid_search_scores_the_heuristics_bid_and_its_neighbours(num_players):
+    for _, view in decisions(num_players, 3, seed=21):
+        if view.phase != Phase.BID:
+            continue
+        heuristic_bid = HeuristicAgent().act(None, None, view) - A.BID_BASE
+        choice = search_bid(view, heuristic_bid, 4, np.random.default_rng(0))
+        assert choice.bid in choice.means and A.bid_action(choice.bid) in view.legal_actions
+        nil_open = view.partner is None or view.bids[view.partner] != 0  # no Nil beside a partner's Nil
+        assert max(1, heuristic_bid) in choice.means and (0 in choice.means) == nil_open
 
 
 def test_search_differs_from_the_heuristic_where_it_searches():

@@ -1,4 +1,4 @@
-"""The search agent: the heuristic's rules where search does not pay, PIMC card play where it does."""
+"""The search agent: PIMC card play and play-out bidding where search pays, the heuristic's rules elsewhere."""
 
 from __future__ import annotations
 
@@ -30,10 +30,15 @@ class SearchAgent:
       wherever fewer than four worlds solve within the budget, the heuristic's
       card (a 13-trick deal takes the solver seconds, a budget far beyond a
       decision's share).
-    - **Bids, Nil and Blind Nil, the Blind Nil exchange and the two-player draw
-      and replacements**: the heuristic's rules
-      (:class:`~spades_env.agents.heuristic.HeuristicAgent`): scoring a bid
-      over sampled deals needs 13-trick solves, too slow here (docs/search.md).
+    - **Bids, Nil included**: by play-outs (:mod:`.bidding`): over ``bid_worlds``
+      deals consistent with the view, each played to the end by the heuristic,
+      the bid near the heuristic's (or Nil) of the best mean points difference
+      (``bid_worlds=0``: the heuristic's bid). Solving the deals double dummy
+      instead would take the solver seconds per deal.
+    - **Blind Nil, the Blind Nil exchange, the two-player draw and
+      replacements**: the heuristic's rules
+      (:class:`~spades_env.agents.heuristic.HeuristicAgent`); search has nothing
+      to sample before the seat has seen its cards, and the others are rare.
 
     ``ms`` is the search budget per card decision in milliseconds, spent as
     solver nodes (``NODES_PER_MS`` each), so that decisions depend only on the
@@ -48,8 +53,8 @@ class SearchAgent:
     needs_observation = False
     supported_players = (4, 2)
 
-    def __init__(self, worlds: int = 16, ms: float = 100.0, seed: int | None = None, max_tricks: int = 9,
-                 bid_worlds: int = 0, timings: str | None = None) -> None:
+    def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, max_tricks: int = 9,
+                 bid_worlds: int = 24, timings: str | None = None) -> None:
         if worlds < 0 or ms < 0:
             raise ValueError(f"worlds and ms must be >= 0, got worlds={worlds!r}, ms={ms!r}")
         self.budget = PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS), max_tricks=int(max_tricks))
