@@ -9,13 +9,19 @@ trains its own copy of a fresh network (the same seed) with its own config:
 * ``now``: this trainer with its defaults (the recipe ``spades train`` runs);
 * ``now-fp32``, ``now-no-worker``, ``now-2threads``: the same without
   bfloat16 matmuls, without the worker process, and with the update on two
-  torch threads, to show what each contributes.
+  torch threads, to show what each contributes; ``now-old-recipe``: this
+  trainer with ``before``'s recipe (no card features, no teacher, no score
+  context, 128 hands, its opponent mix), to tell the code from the recipe.
 
 Reported: environment decisions per second of the whole iteration (every
 action of every seat, forced ones included: the trainer's ``steps_per_s``)
 and the seconds in collection and in the update. The ways alternate within
 each of ``--rounds`` rounds (after one warm-up round each), so a change of
-machine load hits them alike.
+machine load hits them alike. On a shared machine the wall time measures the
+load more than the code, so the CPU seconds are reported too, and from them
+an estimate for two idle cores: collection takes the longer of this
+process's CPU time and the worker's, the update this process's (a model,
+not a measurement; it ignores the two-thread variant's second thread).
 
 (b) **Collection alone** on all-network plans (self-play and the pool):
 ``GameCollector`` (per-game engine) against ``VectorCollector`` (batched).
@@ -49,8 +55,10 @@ from spades_env.agents.ppo.vector_rollout import VectorCollector
 
 BASELINE = "9c5f70c"  # the trainer before issue 14's restructure (3 collectors, fp32 update, 128 hands)
 POOL = 3  # snapshots in the pool, so that pool hands are played
+OLD_RECIPE = {"card_features": False, "teacher_coef": 0.0, "score_context": 0.0, "num_envs": 128,
+              "p_self": 0.25, "p_pool": 0.25, "p_heuristic": 0.45, "p_random": 0.05}  # before's defaults
 VARIANTS = {"now": {}, "now-fp32": {"bf16": False}, "now-no-worker": {"workers": 0},
-            "now-2threads": {"torch_threads": 2}}
+            "now-2threads": {"torch_threads": 2}, "now-old-recipe": OLD_RECIPE}
 
 
 def now_iteration(overrides: dict, seed: int):
@@ -61,10 +69,12 @@ def now_iteration(overrides: dict, seed: int):
         state.add_snapshot(cfg.pool_size)
     collector, buffer = make_collector(cfg), RolloutBuffer(cfg.gamma, cfg.gae_lambda)
 
-    def iterate() -> tuple[int, float, float]:  # exactly the trainer's iteration
-        start = time.perf_counter()
+    def iterate() -> dict:  # exactly the trainer's iteration
+        start, cpu = time.perf_counter(), time.process_time()
         stats, _, collect_s = ppo_iteration(cfg, state, collector, buffer)
-        return stats.decisions, collect_s, time.perf_counter() - start - collect_s
+        return {"decisions": stats.decisions, "collect_s": collect_s,
+                "update_s": time.perf_counter() - start - collect_s, "cpu_s": time.process_time() - cpu,
+                "worker_cpu_s": stats.worker_cpu_s}
 
     return iterate, cfg, collector.close
 
@@ -79,8 +89,8 @@ def before_iteration(commit: str, overrides: dict, seed: int):
     collector = old.train.make_collector(cfg)
     side_of = collector.games[0].side_of
 
-    def iterate() -> tuple[int, float, float]:
-        start = time.perf_counter()
+    def iterate() -> dict:
+        start, cpu = time.perf_counter(), time.process_time()
         buffer = old.buffer.RolloutBuffer(cfg.gamma, cfg.gae_lambda)
         plans, _ = old.train.make_plans(cfg, state.rng, len(state.pool_nets), side_of)
         state.model.eval()
@@ -88,7 +98,8 @@ def before_iteration(commit: str, overrides: dict, seed: int):
         collected = time.perf_counter()
         state.model.train()
         old.train.ppo_update(state.model, state.optimizer, buffer.batch(), cfg, state.generator)
-        return stats.decisions, collected - start, time.perf_counter() - collected
+        return {"decisions": stats.decisions, "collect_s": collected - start,
+                "update_s": time.perf_counter() - collected, "cpu_s": time.process_time() - cpu, "worker_cpu_s": 0.0}
 
     return iterate, cfg
 
@@ -119,20 +130,23 @@ def import_trainer_at(commit: str):
 
 
 def iteration_rows(ways: dict, rounds: int) -> dict:
-    """(a): each way's summed decisions and seconds over ``rounds`` alternating rounds (after a warm-up)."""
-    totals = {name: {"decisions": 0, "collect_s": 0.0, "update_s": 0.0} for name in ways}
+    """(a): each way's summed decisions, seconds and CPU seconds over ``rounds`` alternating rounds (after a
+    warm-up), and the idle-machine estimate."""
+    totals = {name: {} for name in ways}
     for round_ in range(rounds + 1):
         for name, iterate in ways.items():
-            decisions, collect_s, update_s = iterate()
+            measured = iterate()
             if round_ == 0:
-                continue  # warm-up: first-call costs (kernels, agents, engines)
-            total = totals[name]
-            total["decisions"] += decisions
-            total["collect_s"] += collect_s
-            total["update_s"] += update_s
+                continue  # warm-up: first-call costs (kernels, agents, engines, the worker's start)
+            for key, value in measured.items():
+                totals[name][key] = totals[name].get(key, 0) + value
     for total in totals.values():
         total["seconds"] = total["collect_s"] + total["update_s"]
         total["decisions_per_second"] = total["decisions"] / total["seconds"]
+        # this process's CPU split like its wall time; the worker's share runs beside its collection
+        main_collect = total["cpu_s"] * total["collect_s"] / total["seconds"]
+        critical = max(main_collect, total["worker_cpu_s"]) + total["cpu_s"] - main_collect
+        total["idle_estimate_decisions_per_second"] = total["decisions"] / critical
     return totals
 
 
@@ -163,13 +177,15 @@ def collection_rows(num_players: int, env_counts: list[int], rounds: int, seed: 
 
 
 def print_tables(iterations: dict, configs: dict, collection: list[dict]) -> None:
-    print("\n(a) full PPO iterations, each way's defaults: decisions per second (collect s + update s)")
-    print(f"{'way':>12}  {'hands':>5}  {'decisions/s':>11}  {'collect s':>9}  {'update s':>8}  {'vs before':>9}")
+    print("\n(a) full PPO iterations, each way's defaults: decisions per second")
+    print(f"{'way':>13}  {'hands':>5}  {'decisions/s':>11}  {'collect s':>9}  {'update s':>8}  {'vs before':>9}  "
+          f"{'CPU s':>6}  {'worker CPU s':>12}  {'idle estimate':>13}")
     base = iterations.get("before", {}).get("decisions_per_second")
     for name, row in iterations.items():
         ratio = f"{row['decisions_per_second'] / base:.2f}x" if base else "-"
-        print(f"{name:>12}  {configs[name]['num_envs']:>5}  {row['decisions_per_second']:>11.0f}  "
-              f"{row['collect_s']:>9.1f}  {row['update_s']:>8.1f}  {ratio:>9}")
+        print(f"{name:>13}  {configs[name]['num_envs']:>5}  {row['decisions_per_second']:>11.0f}  "
+              f"{row['collect_s']:>9.1f}  {row['update_s']:>8.1f}  {ratio:>9}  {row['cpu_s']:>6.1f}  "
+              f"{row['worker_cpu_s']:>12.1f}  {row['idle_estimate_decisions_per_second']:>13.0f}")
     if collection:
         print("\n(b) collection alone, all-network plans (self-play + pool): decisions per second")
         for row in collection:
@@ -200,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             ways[name], cfg = before_iteration(args.baseline, shared, args.seed)
         else:
-            ways[name], cfg, close = now_iteration({**shared, **VARIANTS[name]}, args.seed)
+            ways[name], cfg, close = now_iteration({**VARIANTS[name], **shared}, args.seed)
             closers.append(close)
         configs[name] = cfg.to_dict()
     print(f"{args.num_players} players, ways {list(ways)}, {args.rounds} rounds", flush=True)

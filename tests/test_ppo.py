@@ -333,6 +333,14 @@ def test_teacher_labels_the_learners_card_plays_and_the_update_moves_toward_them
     labels = everything.batch().teacher_actions
     assert (labels >= 0).all() and everything.batch().masks[torch.arange(len(labels)), labels].all()
 
+    half = RolloutBuffer(1.0, 0.95)
+    Collector(4, 12, teacher="heuristic", teacher_share=0.5).collect(
+        plans, np.random.default_rng(0), model, [], torch.Generator().manual_seed(0), half)
+    share = half.batch()
+    plays = share.obs[:, phase.start + Phase.PLAY].float() == 1
+    assert not (share.teacher_actions[~plays] >= 0).any()
+    assert 0.35 < (share.teacher_actions[plays] >= 0).float().mean() < 0.65  # a random half of the card plays
+
     unlabelled = RolloutBuffer(1.0, 0.95)
     Collector(4, 2).collect(plans[:2], np.random.default_rng(0), model, [], torch.Generator().manual_seed(0),
                             unlabelled)

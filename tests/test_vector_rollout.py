@@ -198,7 +198,7 @@ def test_the_worker_process_changes_nothing_but_speed() -> None:
         stats = collector.collect(plans, np.random.default_rng(5), model, pool, torch.Generator().manual_seed(5),
                                   buffer)
         collector.close()
-        results.append((stats, buffer.batch(model.values)))
+        results.append((stats, buffer.batch(model)))
     (a, batch_a), (b, batch_b) = results
     assert [h.record for h in a.hands] == [h.record for h in b.hands] and a.decisions == b.decisions
     for field in ("obs", "masks", "actions", "log_probs", "values", "advantages", "teacher_actions"):

@@ -67,6 +67,7 @@ class Batch:
     advantages: torch.Tensor  # (N,)
     returns: torch.Tensor  # (N,)
     teacher_actions: torch.Tensor  # (N,) int64: the teacher's choice in that position, -1 where none was asked
+    features: torch.Tensor | None = None  # (N, F) the network's card features of obs, computed once (or None)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -140,20 +141,26 @@ class RolloutBuffer:
         return self.size
 
     @torch.no_grad()
-    def batch(self, critic=None, bf16: bool = False) -> Batch:
-        """The rows so far as a :class:`Batch`: values from ``critic`` (a callable on float32 observations; None:
-        zeros, which makes the returns Monte-Carlo with gamma = lambda = 1), advantages and returns by GAE."""
+    def batch(self, model=None, bf16: bool = False) -> Batch:
+        """The rows so far as a :class:`Batch`: values from ``model``'s critic (None: zeros, which makes the
+        returns Monte-Carlo with gamma = lambda = 1) in one pass that also computes the card features the
+        update's passes reuse, advantages and returns by GAE."""
         if not self._data:
             raise ValueError("the buffer is empty")
         data = {name: column[:self.size] for name, column in self._data.items()}
-        values = torch.zeros(self.size)
-        if critic is not None:
+        values, features = torch.zeros(self.size), None
+        if model is not None:
             with bf16_autocast(bf16):
                 for start in range(0, self.size, VALUE_CHUNK):
                     rows = slice(start, start + VALUE_CHUNK)
-                    values[rows] = critic(data["obs"][rows].float()).float()
+                    obs = data["obs"][rows].float()
+                    feats = model.features_of(obs)
+                    if feats is not None:
+                        features = torch.empty(self.size, feats.shape[1]) if features is None else features
+                        features[rows] = feats.float()
+                    values[rows] = model.values(obs, feats).float()
         advantages, returns = compute_gae(data["rewards"].numpy(), values.numpy(), self.gamma, self.lam,
                                           data["ends"].numpy())
         return Batch(obs=data["obs"], masks=data["masks"], actions=data["actions"], log_probs=data["log_probs"],
                      values=values, advantages=torch.from_numpy(advantages), returns=torch.from_numpy(returns),
-                     teacher_actions=data["teacher_actions"])
+                     teacher_actions=data["teacher_actions"], features=features)

@@ -20,6 +20,7 @@ batched engine's lacks the card-level lists such as ``plays``).
 from __future__ import annotations
 
 import multiprocessing
+import time
 import traceback
 
 import numpy as np
@@ -43,17 +44,18 @@ class Collector:
     """Both engines, sized for ``num_envs`` hands, a worker process if asked for, and the routing rule."""
 
     def __init__(self, num_players: int, num_envs: int, observation_kind: str = "default",
-                 teacher: str | None = None, teacher_phases: str = "play", workers: int = 0,
-                 min_vector_hands: int = MIN_VECTOR_HANDS) -> None:
+                 teacher: str | None = None, teacher_phases: str = "play", teacher_share: float = 1.0,
+                 workers: int = 0, min_vector_hands: int = MIN_VECTOR_HANDS) -> None:
         """``observation_kind``: ``"oracle"`` for networks with a privileged critic. ``teacher``: the registry
-        agent that labels the learner's decisions in hands on the per-game engine (None: no labels).
-        ``workers``: 0 or 1 processes playing a share of those hands."""
+        agent that labels (a ``teacher_share`` of) the learner's decisions in hands on the per-game engine
+        (None: no labels). ``workers``: 0 or 1 processes playing a share of those hands."""
         self.num_players = num_players
         self.num_envs = num_envs
-        self.games = GameCollector(num_players, num_envs, observation_kind, teacher, teacher_phases)
+        engine = (num_players, num_envs, observation_kind, teacher, teacher_phases, teacher_share)
+        self.games = GameCollector(*engine)
         self.vector = VectorCollector(num_players, num_envs, observation_kind)
         self.min_vector_hands = min_vector_hands
-        self.worker = Worker(num_players, num_envs, observation_kind, teacher, teacher_phases) if workers else None
+        self.worker = Worker(*engine) if workers else None
 
     def collect(self, plans: list[Plan], rng: np.random.Generator, model: ActorCritic | None,
                 pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
@@ -112,12 +114,12 @@ class Worker:
     """A process with its own per-game engine: it plays the hands it is sent, with the weights it is sent,
     from the seed it is sent, and returns their results and buffer rows."""
 
-    def __init__(self, num_players: int, num_envs: int, observation_kind: str, teacher: str | None,
-                 teacher_phases: str) -> None:
+    def __init__(self, *engine) -> None:
+        """``engine``: the :class:`GameCollector`'s arguments."""
         context = multiprocessing.get_context("spawn")  # a fresh interpreter: no forked torch threads
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_serve, daemon=True, name="spades-collect-worker",
-                                       args=(child, num_players, num_envs, observation_kind, teacher, teacher_phases))
+                                       args=(child, *engine))
         self.process.start()
 
     def start(self, plans: list[Plan], seed: int, model: ActorCritic | None, pool: list[ActorCritic],
@@ -142,11 +144,10 @@ def _network_message(net: ActorCritic) -> tuple:
     return (net.obs_size, net.hidden_sizes, net.critic_obs_size, net.card_features), net.state_dict()
 
 
-def _serve(connection, num_players: int, num_envs: int, observation_kind: str, teacher: str | None,
-           teacher_phases: str) -> None:
+def _serve(connection, *engine_args) -> None:
     """The worker's loop: play what :meth:`Worker.start` sends until it sends None."""
     torch.set_num_threads(1)
-    engine = GameCollector(num_players, num_envs, observation_kind, teacher, teacher_phases)
+    engine = GameCollector(*engine_args)
     nets: dict = {}
     while (message := connection.recv()) is not None:
         try:
@@ -157,9 +158,10 @@ def _serve(connection, num_players: int, num_envs: int, observation_kind: str, t
                     nets[key] = ActorCritic(*shape).eval()
                 nets[key].load_state_dict(state)
             pool = [nets.get(("pool", i)) for i in range(pool_size)]
-            buffer = RolloutBuffer(1.0, 1.0)
+            buffer, began = RolloutBuffer(1.0, 1.0), time.process_time()
             stats = play(engine, plans, np.random.default_rng(seed), nets.get(LEARNER), pool,
                          torch.Generator().manual_seed(seed), buffer, record)
+            stats.worker_cpu_s = time.process_time() - began
             connection.send((stats, buffer.rows() if len(buffer) else None))
         except Exception:  # noqa: BLE001 - reported to the main process, which raises
             connection.send(traceback.format_exc())

@@ -50,9 +50,9 @@ class PPOConfig:
 
     num_envs: int = _hands(256, "hands per rollout, played side by side (network calls batched across them)")
     score_context: float = _hands(0.5, "share of hands dealt at random game scores and bags, rewarded by win chance")
-    p_self: float = _hands(0.3, "weight of hands against the current policy (both sides give data)")
+    p_self: float = _hands(0.35, "weight of hands against the current policy (both sides give data)")
     p_pool: float = _hands(0.3, "weight of hands against a past snapshot from the pool")
-    p_heuristic: float = _hands(0.35, "weight of hands against heuristic_agent")
+    p_heuristic: float = _hands(0.3, "weight of hands against heuristic_agent")
     p_random: float = _hands(0.05, "weight of hands against the random agent")
     heuristic_agent: str = _hands("heuristic", "registry name of the heuristic opponent (and evaluation opponent)")
     pool_size: int = _hands(10, "past snapshots kept in the pool")
@@ -83,6 +83,7 @@ class PPOConfig:
     bc_learning_rate: float = _teacher(1e-3, "Adam step size of cloning")
     teacher_coef: float = _teacher(1.0, "weight of the teacher's NLL in the PPO loss (0: off)")
     teacher_phases: str = _teacher("play", "decisions the teacher labels: play (card plays) or all")
+    teacher_share: float = _teacher(0.5, "random share of those the teacher labels (each label is a teacher call)")
 
     eval_every: int = _checks(50, "updates between duplicate evaluations against heuristic_agent (0: at the end)")
     eval_deals: int = _checks(200, "deals per evaluation (each played twice, sides swapped)")
@@ -98,8 +99,8 @@ class PPOConfig:
             raise ValueError(f"opponent weights must be >= 0 and not all 0, got {weights}")
         if self.teacher_phases not in TEACHER_PHASES:
             raise ValueError(f"teacher_phases must be one of {TEACHER_PHASES}, got {self.teacher_phases!r}")
-        if self.teacher_coef < 0 or not 0 <= self.score_context <= 1:
-            raise ValueError("teacher_coef must be >= 0 and score_context in [0, 1]")
+        if self.teacher_coef < 0 or not 0 <= self.score_context <= 1 or not 0 <= self.teacher_share <= 1:
+            raise ValueError("teacher_coef must be >= 0, score_context and teacher_share in [0, 1]")
         if self.num_envs < 1 or self.num_minibatches < 1 or self.update_epochs < 1:
             raise ValueError("num_envs, num_minibatches and update_epochs must be >= 1")
 

@@ -65,20 +65,26 @@ class ActorCritic(nn.Module):
         self.critic = None if critic_obs_size is None else _mlp(critic_obs_size + extra, hidden_sizes)
         self.value = _init(nn.Linear(self.hidden_sizes[-1], 1), std=1.0)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)`` from ``(B, critic_obs_size or obs_size)`` inputs."""
+    def forward(self, x: torch.Tensor, feats: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)`` from ``(B, critic_obs_size or obs_size)`` inputs
+        (``feats``: their :meth:`features_of`, if already computed)."""
         own = x[:, :self.obs_size]
-        feats = None if self.features is None else self.features(own)  # computed once for actor and critic
+        feats = self.features_of(own) if feats is None else feats  # once for actor and critic
         h = self.torso(_join(own, feats))
         v = h if self.critic is None else self.critic(_join(x, feats))
         return self.policy(h), self.value(v).squeeze(-1)
 
-    def values(self, x: torch.Tensor) -> torch.Tensor:
+    def values(self, x: torch.Tensor, feats: torch.Tensor | None = None) -> torch.Tensor:
         """The critic alone: values ``(B,)`` from the same inputs as :meth:`forward`."""
         own = x[:, :self.obs_size]
-        feats = None if self.features is None else self.features(own)
+        feats = self.features_of(own) if feats is None else feats
         h = self.torso(_join(own, feats)) if self.critic is None else self.critic(_join(x, feats))
         return self.value(h).squeeze(-1)
+
+    def features_of(self, obs: torch.Tensor) -> torch.Tensor | None:
+        """The card-play features of the observations (None without ``card_features``): functions of the input,
+        so a batch's can be computed once for all the passes over it."""
+        return None if self.features is None else self.features(obs[:, :self.obs_size])
 
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
         """Policy logits from the player's own observation only (what the agent uses at play time)."""

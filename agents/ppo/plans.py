@@ -51,12 +51,14 @@ class RolloutStats:
     hands: list[HandResult] = field(default_factory=list)
     decisions: int = 0  # every action taken by any seat (forced ones included)
     recorded: int = 0  # decisions stored in the buffer
+    worker_cpu_s: float = 0.0  # CPU seconds a worker process spent on its share (the trainer's and bench's logs)
 
     def merge(self, other: RolloutStats, slots: Sequence[int]) -> None:
         """Add ``other``, played on the plans ``slots`` of the whole rollout (its hands renumbered)."""
         self.hands += [HandResult(slots[h.slot], h.plan, h.record, h.rewards) for h in other.hands]
         self.decisions += other.decisions
         self.recorded += other.recorded
+        self.worker_cpu_s += other.worker_cpu_s
 
 
 def is_network_plan(plan: Plan) -> bool:

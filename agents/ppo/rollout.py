@@ -12,9 +12,11 @@ Forced moves (one legal action) are taken without asking anyone and are not
 stored: they carry no gradient. The decisions of the seats whose key is in
 ``record`` are stored as trajectories in a
 :class:`~spades_env.agents.ppo.buffer.RolloutBuffer`. With a ``teacher`` (a
-registry name), the learner's card plays (or, with ``teacher_phases="all"``,
-all its decisions) also store what the teacher would have done in the same
-position, which the trainer's teacher term reads.
+registry name), a random ``teacher_share`` of the learner's card plays (or,
+with ``teacher_phases="all"``, of all its decisions) also store what the
+teacher would have done in the same position, which the trainer's teacher
+term reads (each label is one call of the teacher, as dear as an opponent's
+move).
 """
 
 from __future__ import annotations
@@ -64,17 +66,19 @@ class GameCollector:
     """Plays batches of single hands on ``SpadesGame``; reuses its games, trackers and agent objects."""
 
     def __init__(self, num_players: int, num_envs: int, observation_kind: str = "default",
-                 teacher: str | None = None, teacher_phases: str = "play") -> None:
+                 teacher: str | None = None, teacher_phases: str = "play", teacher_share: float = 1.0) -> None:
         """``observation_kind="oracle"`` feeds networks with a privileged critic (see :class:`ActorCritic`);
         agents from the registry always get the default observation (its prefix). ``teacher`` names the
         agent that labels the learner's decisions (None: no labels): its card plays only
-        (``teacher_phases="play"``) or every decision (``"all"``)."""
+        (``teacher_phases="play"``) or every decision (``"all"``), a random ``teacher_share`` of them."""
         if teacher_phases not in TEACHER_PHASES:
             raise ValueError(f"teacher_phases must be one of {TEACHER_PHASES}, got {teacher_phases!r}")
         self.num_players = num_players
         self.num_envs = num_envs
         self.teacher = teacher
         self.teacher_phases = teacher_phases
+        self.teacher_share = teacher_share
+        self._rng = np.random.default_rng(0)  # run()'s generator while it runs: which moves the teacher labels
         self.agent_obs_size = observation_size(num_players)
         self.config = SpadesConfig(num_players=num_players, single_hand=True)
         self.games = [SpadesGame(self.config) for _ in range(num_envs)]
@@ -98,6 +102,7 @@ class GameCollector:
         ``generator`` (network sampling), so a run is a pure function of
         their states.
         """
+        self._rng = rng
         trajectories = self._deal(plans, rng, record)
         nets = {LEARNER: model} | {("pool", i): net for i, net in enumerate(pool)}
         stats = RolloutStats()
@@ -208,9 +213,12 @@ class GameCollector:
                 stats.recorded += len(trajectory.actions)
 
     def _teacher_action(self, slot: int, seat: int) -> int:
-        """What the teacher would do in this position (-1: no teacher, or a phase it does not label)."""
+        """What the teacher would do in this position (-1: no teacher, a phase it does not label, or a move
+        left out of its share)."""
         game = self.games[slot]
         if not self.teacher or (self.teacher_phases == "play" and game.phase != Phase.PLAY):
+            return -1
+        if self.teacher_share < 1 and self._rng.random() >= self.teacher_share:
             return -1
         return ask(self._agent(slot, seat, self.teacher), game, self._agent_observation(slot, seat))
 

@@ -121,7 +121,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
 def make_collector(cfg: PPOConfig) -> Collector:
     """The engines for ``num_envs`` hands, observations for the critic, the teacher's labels if any."""
     return Collector(cfg.num_players, cfg.num_envs, "oracle" if cfg.privileged_critic else "default",
-                     teacher_name(cfg), cfg.teacher_phases, cfg.workers)
+                     teacher_name(cfg), cfg.teacher_phases, cfg.teacher_share, cfg.workers)
 
 
 def ppo_iteration(cfg: PPOConfig, state: TrainingState, collector: Collector,
@@ -135,7 +135,7 @@ def ppo_iteration(cfg: PPOConfig, state: TrainingState, collector: Collector,
     stats = collector.collect(plans, state.rng, state.model, state.pool_nets, state.generator, buffer)
     collect_s = time.perf_counter() - began
     with torch_threads(cfg.torch_threads):
-        batch = buffer.batch(state.model.values, cfg.bf16)
+        batch = buffer.batch(state.model, cfg.bf16)
         losses = ppo_update(state.model, state.optimizer, batch, cfg, state.generator)
     buffer.clear()
     return stats, losses, collect_s
@@ -150,7 +150,8 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
         order = torch.randperm(n, generator=generator)
         for idx in torch.tensor_split(order, min(cfg.num_minibatches, n)):
             with bf16_autocast(cfg.bf16):
-                logits, new_values = model(batch.obs[idx].float())
+                logits, new_values = model(batch.obs[idx].float(), None if batch.features is None
+                                           else batch.features[idx])
             log_probs = masked_log_probs(logits.float(), batch.masks[idx])
             new_values = new_values.float()
             entropy = masked_entropy(log_probs, batch.masks[idx]).mean()
