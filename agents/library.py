@@ -213,7 +213,7 @@ class RLlibPolicy(LibraryPolicy):
         from ray.rllib.core.rl_module.rl_module import RLModule
 
         root = path / self.ALGORITHM_MODULES if (path / self.ALGORITHM_MODULES).is_dir() else path
-        module = RLModule.from_checkpoint(root)
+        module = RLModule.from_checkpoint(root.resolve())  # RLlib reads a relative path as a URI without a scheme
         self.modules = dict(module.items()) if isinstance(module, MultiRLModule) else {"module": module}
         for m in self.modules.values():
             m.eval()
