@@ -21,7 +21,7 @@ import time
 import numpy as np
 import torch
 
-from .buffer import Batch, RolloutBuffer
+from .buffer import VALUE_CHUNK, Batch, RolloutBuffer
 from .collect import Collector
 from .config import PPOConfig
 from .model import ActorCritic, bf16_autocast, masked_log_probs
@@ -122,7 +122,7 @@ def demonstrations(cfg: PPOConfig, collector: Collector, rng: np.random.Generato
         done += k
         bar.update(k)
     bar.close()
-    say(f"clone: {done} teacher hands, {len(buffer)} decisions ({time.perf_counter() - began:.0f} s)")
+    say(f"clone: {done} teacher hands played, {len(buffer)} decisions to fit ({time.perf_counter() - began:.0f} s)")
     return buffer.batch()
 
 
@@ -146,12 +146,17 @@ def fit_epoch(cfg: PPOConfig, model: ActorCritic, optimizer: torch.optim.Optimiz
 
 @torch.no_grad()
 def heldout_scores(model: ActorCritic, data: Batch, split: int) -> dict[str, float]:
-    """Action NLL, greedy accuracy and value loss on the rows from ``split`` on (not fitted)."""
-    logits, values = model(data.obs[split:].float())
-    log_probs = masked_log_probs(logits, data.masks[split:])
-    return {"bc_heldout_nll": -log_probs.gather(1, data.actions[split:].unsqueeze(1)).mean().item(),
-            "bc_heldout_accuracy": (log_probs.argmax(1) == data.actions[split:]).float().mean().item(),
-            "bc_heldout_value_loss": (0.5 * (values - data.returns[split:]) ** 2).mean().item()}
+    """Action NLL, greedy accuracy and value loss on the rows from ``split`` on (not fitted), in chunks."""
+    nll = correct = v_loss = 0.0
+    for start in range(split, len(data), VALUE_CHUNK):
+        rows = slice(start, min(start + VALUE_CHUNK, len(data)))
+        logits, values = model(data.obs[rows].float())
+        log_probs = masked_log_probs(logits, data.masks[rows])
+        nll -= log_probs.gather(1, data.actions[rows].unsqueeze(1)).sum().item()
+        correct += (log_probs.argmax(1) == data.actions[rows]).sum().item()
+        v_loss += (0.5 * (values - data.returns[rows]) ** 2).sum().item()
+    n = max(len(data) - split, 1)
+    return {"bc_heldout_nll": nll / n, "bc_heldout_accuracy": correct / n, "bc_heldout_value_loss": v_loss / n}
 
 
 def _bar(progress: bool, total: int, initial: int, desc: str):

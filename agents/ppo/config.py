@@ -78,14 +78,14 @@ class PPOConfig:
     target_kl: float = _ppo(0.0, "stop an update's passes early above this KL (0: never)")
 
     teacher: str = _teacher("heuristic", "registry agent cloned before PPO and labelling the learner's moves in it")
-    bc_hands: int = _teacher(10000, "hands the teacher plays at every seat for cloning (0: no cloning)")
+    bc_hands: int = _teacher(8000, "hands the teacher plays at every seat for cloning (0: no cloning)")
     bc_epochs: int = _teacher(8, "passes of cloning over those hands")
     bc_learning_rate: float = _teacher(1e-3, "Adam step size of cloning")
     teacher_coef: float = _teacher(1.0, "weight of the teacher's NLL in the PPO loss (0: off)")
     teacher_phases: str = _teacher("play", "decisions the teacher labels: play (card plays) or all")
     teacher_share: float = _teacher(0.5, "random share of those the teacher labels (each label is a teacher call)")
 
-    eval_every: int = _checks(50, "updates between duplicate evaluations against heuristic_agent (0: at the end)")
+    eval_every: int = _checks(100, "updates between duplicate evaluations against heuristic_agent (0: at the end)")
     eval_deals: int = _checks(200, "deals per evaluation (each played twice, sides swapped)")
     eval_seed: int = _checks(20261129, "seed of the evaluation deals")
     save_every: int = _checks(5, "updates between checkpoints")

@@ -83,3 +83,12 @@ def plan_hands(cfg: PPOConfig, rng: np.random.Generator, pool_size: int) -> list
         seats = tuple(LEARNER if side == learner_side else opponent for side in side_of)
         plans.append(Plan(seats, draw_start(rng, game, cfg.score_context), kind))
     return plans
+
+
+def learner_rewards(hands: list[HandResult]) -> dict[str, float]:
+    """Mean reward per hand of the learner's side, by opponent kind (self-play, 0 by symmetry, is left out)."""
+    by_kind: dict[str, list[float]] = {}
+    for hand in hands:
+        if hand.plan.kind != "self":
+            by_kind.setdefault(hand.plan.kind, []).append(hand.rewards[hand.plan.seats.index(LEARNER)])
+    return {f"reward_vs_{k}": float(np.mean(v)) for k, v in by_kind.items()}

@@ -11,6 +11,7 @@ the checkpoint are dropped on resume), ``learning_curve.png``.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import csv
 import json
@@ -29,7 +30,7 @@ import torch
 
 from spades_env.scoring import POINTS_PER_REWARD
 
-from .config import PPOConfig
+from .config import PPOConfig, config_from_args, load_config_file
 from .model import ActorCritic, atomic_save, load_policy, policy_state, save_policy
 
 
@@ -150,10 +151,15 @@ def _policy_meta(state: TrainingState) -> dict:
 class Clock:
     """The run's wall time across resumes (``counters["wall_s"]``, kept current) against ``max_minutes``."""
 
-    def __init__(self, counters: dict, max_minutes: float) -> None:
+    CLOSING_S = 10.0  # kept back at the end (at most 5% of the budget): the curve, the worker, the logs close
+
+    def __init__(self, counters: dict, max_minutes: float, started: float | None = None) -> None:
+        """``started``: the ``time.perf_counter()`` this segment began at (default now), e.g. the command's
+        start, so that setting up counts too."""
         self.counters = counters
         self.budget_s = max_minutes * 60
-        self._segment_start, self._wall_before = time.perf_counter(), counters["wall_s"]
+        self._segment_start = time.perf_counter() if started is None else started
+        self._wall_before = counters["wall_s"]
 
     def tick(self) -> float:
         """Bring ``counters["wall_s"]`` up to now; returns it."""
@@ -161,8 +167,9 @@ class Clock:
         return self.counters["wall_s"]
 
     def out_of_time(self, reserve_s: float = 0.0) -> bool:
-        """Whether the budget (if any) has less than ``reserve_s`` left."""
-        return self.budget_s > 0 and self.tick() + reserve_s >= self.budget_s
+        """Whether the budget (if any) has less than ``reserve_s`` (and the closing time) left."""
+        closing = min(self.CLOSING_S, 0.05 * self.budget_s)
+        return self.budget_s > 0 and self.tick() + reserve_s + closing >= self.budget_s
 
     def schedule(self, update: int, total_updates: int) -> float:
         """The share of the PPO phase done, 0..1: of its updates or, with a budget, of the time it had when it
@@ -172,6 +179,26 @@ class Clock:
             start = self.counters["ppo_start_s"]
             done = max(done, (self.tick() - start) / max(self.budget_s - start, 1e-9))
         return min(done, 1.0)
+
+
+def save_and_evaluate(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, evaluate_fn,
+                      timing: dict, final: bool) -> None:
+    """The checkpoint every ``save_every`` updates, a kept policy every ``keep_policy_every``, and the
+    evaluation every ``eval_every`` (each evaluated policy is saved first); all of them when ``final``."""
+    update = state.counters["update"]
+    eval_due = bool(cfg.eval_every and update % cfg.eval_every == 0) or final
+    if eval_due or update % cfg.save_every == 0:
+        run.save(state, cfg)
+    if cfg.keep_policy_every and (update % cfg.keep_policy_every == 0 or final):
+        run.keep_policy(state, cfg)
+    if eval_due and evaluate_fn is not None and cfg.eval_deals > 0:
+        began = time.perf_counter()
+        result = evaluate_fn(run.policy, cfg)
+        timing["eval_s"] = time.perf_counter() - began
+        log.log("eval", {**{k: state.counters[k] for k in ("update", "decisions", "wall_s")}, **result})
+        say(f"eval at update {update} ({state.counters['wall_s'] / 60:.1f} min): "
+            f"{result.get('points_per_deal', math.nan):+.1f} +- {result.get('ci95', math.nan):.1f} points/deal "
+            f"vs {cfg.heuristic_agent} over {result.get('deals')} deals")
 
 
 def say(message: str) -> None:
@@ -189,6 +216,29 @@ def resumed_config(run_dir: Path, total_updates: int | None, max_minutes: float 
     return PPOConfig.from_dict({**saved, **overrides})
 
 
+def config_and_folder(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[PPOConfig, Path]:
+    """The config and run folder the options name; an input error exits at once (one line, status 2)."""
+    if args.resume:
+        run_dir = Path(args.resume)
+        if not (run_dir / "checkpoint.pt").is_file() or not (run_dir / "config.json").is_file():
+            parser.error(f"--resume {run_dir}: no checkpoint.pt and config.json there (a run folder of "
+                         "spades train); start a run with --run-dir instead")
+        return resumed_config(run_dir, args.total_updates, args.max_minutes), run_dir
+    try:
+        base = load_config_file(args.config) if args.config else {}
+    except (ValueError, OSError) as exc:  # unreadable, or not JSON/YAML
+        parser.error(f"--config {args.config}: {' '.join(str(exc).split())}")
+    try:
+        cfg = config_from_args(args, base)
+    except ValueError as exc:  # an unknown config key, a bad value
+        parser.error(" ".join(str(exc).split()))
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    run_dir = Path(args.run_dir or f"runs/ppo-{cfg.num_players}p-{stamp}-s{cfg.seed}")
+    if (run_dir / "checkpoint.pt").exists():
+        parser.error(f"{run_dir} already holds a run; use --resume {run_dir} or another --run-dir")
+    return cfg, run_dir
+
+
 class RunLog:
     """The metrics CSVs and TensorBoard events of a run (resumable: rows past the checkpoint are dropped)."""
 
@@ -196,6 +246,7 @@ class RunLog:
                  resume_update: int | None) -> None:
         from torch.utils.tensorboard import SummaryWriter
 
+        self.run_dir = run_dir
         self.files = {"train": (run_dir / "metrics.csv", train_fields), "eval": (run_dir / "eval.csv", eval_fields)}
         for path, fields in self.files.values():
             rows = read_csv(path) if resume_update is not None else []
@@ -217,7 +268,9 @@ class RunLog:
         self.tb.flush()
 
     def close(self) -> None:
+        """Close the TensorBoard events and draw ``learning_curve.png``."""
         self.tb.close()
+        plot_learning_curve(self.run_dir)
 
 
 def read_csv(path: Path) -> list[dict]:

@@ -7,7 +7,7 @@ of the teacher (the heuristic) on its own games; (2) PPO, each update being
 * **plan** ``num_envs`` hands: opponents (self-play, the pool, the heuristic,
   the random agent) and starting game states (:mod:`.plans`);
 * **collect** them (:mod:`.collect`; rewards by :mod:`.score_context`);
-* **advantages**: GAE per trajectory, as it enters the buffer (:mod:`.buffer`);
+* **advantages**: the critic on every stored row, GAE per trajectory (:mod:`.buffer`);
 * **update**: CleanRL's clipped surrogate, value loss and entropy bonus, plus
   the teacher's NLL on the moves it labelled (:mod:`.cloning`);
 * **log** (CSV, TensorBoard), **snapshot** into the pool, **evaluate** against
@@ -25,7 +25,6 @@ import json
 import math
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -37,11 +36,11 @@ from spades_env.scoring import POINTS_PER_REWARD
 from .buffer import Batch, RolloutBuffer
 from .cloning import behaviour_clone, imitation_loss, teacher_fit, teacher_name
 from .collect import Collector
-from .config import PPOConfig, add_config_arguments, config_from_args, load_config_file
+from .config import PPOConfig, add_config_arguments
 from .evaluate import EVAL_FIELDS, evaluate
 from .model import ActorCritic, bf16_autocast, masked_entropy, masked_log_probs, torch_threads
-from .plans import LEARNER, OPPONENT_KINDS, HandResult, RolloutStats, plan_hands
-from .run_folder import Clock, RunFolder, RunLog, TrainingState, plot_learning_curve, resumed_config, say
+from .plans import OPPONENT_KINDS, RolloutStats, learner_rewards, plan_hands
+from .run_folder import Clock, RunFolder, RunLog, TrainingState, config_and_folder, save_and_evaluate, say
 
 COUNTERS = ("update", "decisions", "samples", "hands", "wall_s")
 METRICS = [*COUNTERS, "steps_per_s", "lr", "policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac",
@@ -49,20 +48,22 @@ METRICS = [*COUNTERS, "steps_per_s", "lr", "policy_loss", "value_loss", "entropy
 
 
 def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: bool = True,
-          evaluate_fn=evaluate) -> dict:
-    """Train (or continue) the run in ``run_dir``; returns the final counters and last metrics."""
+          evaluate_fn=evaluate, started: float | None = None) -> dict:
+    """Train (or continue) the run in ``run_dir``; returns the final counters and last metrics. ``started``
+    (a ``time.perf_counter()``, default now) is when the budget began to run."""
     from tqdm import tqdm
 
     # ---- setup: the state (fresh, or the checkpoint's), the run folder and its logs, the budget, the engines
+    started = time.perf_counter() if started is None else started
     torch.set_num_threads(1)  # collection's forward passes; the updates run on cfg.torch_threads
     run, state = RunFolder(run_dir), TrainingState.fresh(cfg)
     if resume:
         state.load(run.checkpoint)
+    clock = Clock(state.counters, cfg.max_minutes, started)
+    collector = make_collector(cfg)  # its worker process starts while the rest is set up
     resumed_at = state.counters["update"] if resume else None
     info = run.begin(cfg, resumed_at)
     log = RunLog(run.path, METRICS, EVAL_FIELDS, resumed_at)
-    clock = Clock(state.counters, cfg.max_minutes)
-    collector = make_collector(cfg)
     buffer = RolloutBuffer(cfg.gamma, cfg.gae_lambda)
     timing = {"iteration_s": 0.0, "eval_s": 0.0}  # what the last ones took: the end must leave room for them
 
@@ -72,7 +73,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
             say(f"clone: {cfg.bc_hands} hands of {cfg.teacher}, {cfg.bc_epochs} epochs")
             scores = behaviour_clone(cfg, state, collector, run, clock, progress)
             if scores is None:
-                return stop(cfg, state, run, log, collector, "out of time while cloning")
+                return stop(cfg, state, run, log, collector, clock, "out of time while cloning")
             info["behaviour_cloning"] = scores
             run.write_info(info)
             state.phase, state.clone = "ppo", {}
@@ -115,7 +116,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
             break
     bar.close()
     why = "done" if state.counters["update"] >= cfg.total_updates else "out of time"
-    return stop(cfg, state, run, log, collector, why, row)
+    return stop(cfg, state, run, log, collector, clock, why, row)
 
 
 def make_collector(cfg: PPOConfig) -> Collector:
@@ -188,47 +189,17 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
             **teacher_fit(model, batch)}
 
 
-def save_and_evaluate(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, evaluate_fn,
-                      timing: dict, final: bool) -> None:
-    """The checkpoint every ``save_every`` updates, a kept policy every ``keep_policy_every``, and the
-    evaluation every ``eval_every`` (each evaluated policy is saved first); all of them when ``final``."""
-    update = state.counters["update"]
-    eval_due = bool(cfg.eval_every and update % cfg.eval_every == 0) or final
-    if eval_due or update % cfg.save_every == 0:
-        run.save(state, cfg)
-    if cfg.keep_policy_every and (update % cfg.keep_policy_every == 0 or final):
-        run.keep_policy(state, cfg)
-    if eval_due and evaluate_fn is not None and cfg.eval_deals > 0:
-        began = time.perf_counter()
-        result = evaluate_fn(run.policy, cfg)
-        timing["eval_s"] = time.perf_counter() - began
-        log.log("eval", {**{k: state.counters[k] for k in ("update", "decisions", "wall_s")}, **result})
-        say(f"eval at update {update} ({state.counters['wall_s'] / 60:.1f} min): "
-            f"{result.get('points_per_deal', math.nan):+.1f} +- {result.get('ci95', math.nan):.1f} points/deal "
-            f"vs {cfg.heuristic_agent} over {result.get('deals')} deals")
-
-
-def stop(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, collector: Collector, why: str,
-         row: dict | None = None) -> dict:
-    """Close the worker and the logs, draw the curve and say how to go on; returns the counters and the last
-    metrics."""
-    if state.phase == "clone":
-        run.save(state, cfg)  # the wall time so far (cloning's own progress is saved by epoch)
+def stop(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, collector: Collector, clock: Clock,
+         why: str, row: dict | None = None) -> dict:
+    """Save the state with its wall time so far, close the worker and the logs, draw the curve and say how to
+    go on; returns the counters and the last metrics."""
+    clock.tick()
+    run.save(state, cfg)  # (cloning's own progress is saved by epoch)
     collector.close()
     log.close()
-    plot_learning_curve(run.path)
     more = "" if why == "done" else f" (continue with --resume {run.path} and a larger --max-minutes)"
     say(f"stopped, {why}: update {state.counters['update']}, {state.counters['wall_s'] / 60:.1f} min{more}")
     return {**state.counters, **(row or {})}
-
-
-def learner_rewards(hands: list[HandResult]) -> dict[str, float]:
-    """Mean reward per hand of the learner's side, by opponent kind (self-play, 0 by symmetry, is left out)."""
-    by_kind: dict[str, list[float]] = {}
-    for hand in hands:
-        if hand.plan.kind != "self":
-            by_kind.setdefault(hand.plan.kind, []).append(hand.rewards[hand.plan.seats.index(LEARNER)])
-    return {f"reward_vs_{k}": float(np.mean(v)) for k, v in by_kind.items()}
 
 
 def _points(reward) -> str:
@@ -250,35 +221,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _run_setup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[PPOConfig, Path]:
-    """The config and run folder the options name; an input error exits at once (one line, status 2)."""
-    if args.resume:
-        run_dir = Path(args.resume)
-        if not (run_dir / "checkpoint.pt").is_file() or not (run_dir / "config.json").is_file():
-            parser.error(f"--resume {run_dir}: no checkpoint.pt and config.json there (a run folder of "
-                         "spades train); start a run with --run-dir instead")
-        return resumed_config(run_dir, args.total_updates, args.max_minutes), run_dir
-    try:
-        base = load_config_file(args.config) if args.config else {}
-    except (ValueError, OSError) as exc:  # unreadable, or not JSON/YAML
-        parser.error(f"--config {args.config}: {' '.join(str(exc).split())}")
-    try:
-        cfg = config_from_args(args, base)
-    except ValueError as exc:  # an unknown config key, a bad value
-        parser.error(" ".join(str(exc).split()))
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    run_dir = Path(args.run_dir or f"runs/ppo-{cfg.num_players}p-{stamp}-s{cfg.seed}")
-    if (run_dir / "checkpoint.pt").exists():
-        parser.error(f"{run_dir} already holds a run; use --resume {run_dir} or another --run-dir")
-    return cfg, run_dir
-
-
 def main(argv: list[str] | None = None) -> int:
+    started = time.perf_counter()  # the budget covers setting up too
     parser = build_parser()
     args = parser.parse_args(argv)
-    cfg, run_dir = _run_setup(parser, args)
+    cfg, run_dir = config_and_folder(parser, args)
     say(f"run folder: {run_dir}")
-    result = train(cfg, run_dir, resume=bool(args.resume), progress=not args.no_progress)
+    result = train(cfg, run_dir, resume=bool(args.resume), progress=not args.no_progress, started=started)
     print(json.dumps({k: result[k] for k in COUNTERS}))
     return 0
 
