@@ -53,7 +53,7 @@ def test_ppo_iteration(tmp_path):
     assert_plays_legally(f"rllib:{tmp_path / 'checkpoint'}")  # the algorithm checkpoint, read without Ray
 
 
-def test_saved_modules_play_a_tournament(tmp_path):
+def test_saved_modules_play_a_tournament(tmp_path, monkeypatch):
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
@@ -63,6 +63,7 @@ def test_saved_modules_play_a_tournament(tmp_path):
                           action_space=env.action_spaces["player_0"], model_config={"head_fcnet_hiddens": [16]})
     untrained = MultiRLModuleSpec(rl_module_specs={"team_0": module, "team_1": module}).build()
     untrained.save_to_path(tmp_path / "modules")  # the library's own save (no Ray needed)
-    spec = f"rllib:{tmp_path / 'modules'}"
+    monkeypatch.chdir(tmp_path)
+    spec = "rllib:modules"  # a relative path, as typed on the command line (RLlib itself wants absolute ones)
     assert_plays_legally(spec)
     tournament_summary(spec, tmp_path / "tournament")
