@@ -181,10 +181,14 @@ class Clock:
         return min(done, 1.0)
 
 
+EVAL_S_PER_DEAL = 0.05  # a first guess of an evaluation's time, until one has been timed
+
+
 def save_and_evaluate(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, evaluate_fn,
-                      timing: dict, final: bool) -> None:
+                      clock: Clock, timing: dict, final: bool) -> None:
     """The checkpoint every ``save_every`` updates, a kept policy every ``keep_policy_every``, and the
-    evaluation every ``eval_every`` (each evaluated policy is saved first); all of them when ``final``."""
+    evaluation every ``eval_every`` (each evaluated policy is saved first); all of them when ``final``. An
+    evaluation that would not fit in the budget is left out."""
     update = state.counters["update"]
     eval_due = bool(cfg.eval_every and update % cfg.eval_every == 0) or final
     if eval_due or update % cfg.save_every == 0:
@@ -192,6 +196,9 @@ def save_and_evaluate(cfg: PPOConfig, state: TrainingState, run: RunFolder, log:
     if cfg.keep_policy_every and (update % cfg.keep_policy_every == 0 or final):
         run.keep_policy(state, cfg)
     if eval_due and evaluate_fn is not None and cfg.eval_deals > 0:
+        if clock.out_of_time(timing["eval_s"] or EVAL_S_PER_DEAL * cfg.eval_deals):
+            say(f"no evaluation at update {update}: it would not fit in the budget")
+            return
         began = time.perf_counter()
         result = evaluate_fn(run.policy, cfg)
         timing["eval_s"] = time.perf_counter() - began

@@ -78,7 +78,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
             run.write_info(info)
             state.phase, state.clone = "ppo", {}
         state.counters["ppo_start_s"] = clock.tick()
-        save_and_evaluate(cfg, state, run, log, evaluate_fn, timing, final=True)
+        save_and_evaluate(cfg, state, run, log, evaluate_fn, clock, timing, final=True)
 
     # ---- phase 2: PPO
     say(f"ppo: updates {state.counters['update']}..{cfg.total_updates} of {cfg.num_envs} hands"
@@ -111,7 +111,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
         # checkpoint and evaluate when due, and at the end (which leaves room for one more iteration and eval)
         final = (state.counters["update"] >= cfg.total_updates
                  or clock.out_of_time(timing["iteration_s"] + timing["eval_s"]))
-        save_and_evaluate(cfg, state, run, log, evaluate_fn, timing, final)
+        save_and_evaluate(cfg, state, run, log, evaluate_fn, clock, timing, final)
         if final:
             break
     bar.close()
