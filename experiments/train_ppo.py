@@ -1,12 +1,10 @@
-"""Train a PPO Spades agent by self-play: a thin wrapper over ``spades train`` (:mod:`spades_env.agents.ppo.train`).
+"""Train a PPO Spades agent: a thin wrapper over ``spades train`` (:mod:`spades_env.agents.ppo.train`).
 
-Example (the first stage of the shipped four-player agent uses the defaults; the full chain of
-commands is stored in the checkpoint's ``meta["provenance"]``)::
+Example (the default recipe, from scratch, in its 30-minute budget; docs/training.md)::
 
-    python experiments/train_ppo.py --num-players 4 --seed 5 --max-minutes 60 --run-dir runs/ppo-4p
-    python experiments/train_ppo.py --resume runs/ppo-4p      # continue a stopped run exactly
-    python experiments/train_ppo.py --init-policy runs/ppo-4p/policy.pt --bc-hands 0 --learning-rate 1e-4 \
-        --anneal-lr true --total-updates 600 --run-dir runs/ppo-4p-anneal   # a new stage from saved weights
+    python experiments/train_ppo.py --num-players 4 --run-dir runs/ppo-4p
+    python experiments/train_ppo.py --resume runs/ppo-4p                     # continue a killed run exactly
+    python experiments/train_ppo.py --resume runs/ppo-4p --max-minutes 60    # or give it more time
 """
 
 import sys

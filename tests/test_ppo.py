@@ -140,6 +140,18 @@ def _kill_at_call(monkeypatch, module, name: str, call: int) -> None:
     monkeypatch.setattr(module, name, dies)
 
 
+def _straight_and_killed(tmp_path, monkeypatch, argv: list[str], module, name: str, call: int):
+    """Run ``argv`` straight, and again killed at the ``call``-th call of ``module.name``; returns both folders
+    and the killed run's checkpoint (the resume is the caller's)."""
+    straight, killed = tmp_path / "straight", tmp_path / "killed"
+    assert train_main(argv + ["--run-dir", str(straight)]) == 0
+    with monkeypatch.context() as patch:
+        _kill_at_call(patch, module, name, call)
+        with pytest.raises(KeyboardInterrupt):
+            train_main(argv + ["--run-dir", str(killed)])
+    return straight, killed, torch.load(killed / "checkpoint.pt", weights_only=False)
+
+
 def _same_runs(a_dir, b_dir) -> None:
     a = torch.load(a_dir / "checkpoint.pt", weights_only=False)
     b = torch.load(b_dir / "checkpoint.pt", weights_only=False)
@@ -154,13 +166,8 @@ def test_resume_gives_the_same_result_as_an_uninterrupted_run(tmp_path, monkeypa
     from spades_env.agents.ppo import train as train_module
 
     argv = TINY + ["--total-updates", "4"]  # the learning rate anneals over the 4 updates
-    straight, killed = tmp_path / "straight", tmp_path / "killed"
-    assert train_main(argv + ["--run-dir", str(straight)]) == 0
-    with monkeypatch.context() as patch:
-        _kill_at_call(patch, train_module, "ppo_update", 3)
-        with pytest.raises(KeyboardInterrupt):
-            train_main(argv + ["--run-dir", str(killed)])
-    assert torch.load(killed / "checkpoint.pt", weights_only=False)["state"]["update"] == 2
+    straight, killed, ckpt = _straight_and_killed(tmp_path, monkeypatch, argv, train_module, "ppo_update", 3)
+    assert ckpt["state"]["update"] == 2
     assert train_main(["--resume", str(killed), "--no-progress"]) == 0
     _same_runs(straight, killed)
     assert len(torch.load(killed / "checkpoint.pt", weights_only=False)["pool"]) == 4
@@ -215,13 +222,7 @@ def test_a_run_killed_while_cloning_resumes_as_if_uninterrupted(tmp_path, monkey
     from spades_env.agents.ppo import cloning
 
     argv = TINY + ["--total-updates", "2", "--bc-hands", "24", "--bc-epochs", "3"]
-    straight, killed = tmp_path / "straight", tmp_path / "killed"
-    assert train_main(argv + ["--run-dir", str(straight)]) == 0
-    with monkeypatch.context() as patch:
-        _kill_at_call(patch, cloning, "fit_epoch", 2)
-        with pytest.raises(KeyboardInterrupt):
-            train_main(argv + ["--run-dir", str(killed)])
-    ckpt = torch.load(killed / "checkpoint.pt", weights_only=False)
+    straight, killed, ckpt = _straight_and_killed(tmp_path, monkeypatch, argv, cloning, "fit_epoch", 2)
     assert ckpt["phase"] == "clone" and ckpt["clone"]["epochs_done"] == 1
     assert train_main(["--resume", str(killed), "--no-progress"]) == 0
     _same_runs(straight, killed)

@@ -35,9 +35,10 @@ from .vector_rollout import VectorCollector
 # Below this many all-network hands, they stay on the per-game engine (the batched engine's fixed cost per
 # step, ~0.1 ms, is not repaid): the two broke even near 12 hands in bench_ppo's collection table.
 MIN_VECTOR_HANDS = 16
-# A batched-engine hand's time in hands with a registry agent: about 28k against 7-9k decisions per second
-# (bench_ppo's collection table and its per-game rates); only sets how the agent hands are shared out.
-VECTOR_HAND_COST = 0.3
+# A batched-engine hand's CPU time in hands with a registry agent, with the default recipe (card features, the
+# teacher on half the card plays): about 0.7 in bench_ppo's CPU split (this process's collection against the
+# worker's, 2026-12-01). It only sets how the agent hands are shared out.
+VECTOR_HAND_COST = 0.7
 
 
 class Collector:
