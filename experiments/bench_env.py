@@ -28,6 +28,9 @@ engine, one row per batch size).
   back from every step. The random agent draws its N choices in one
   vectorised call, timed with the rest. ``--device cuda`` runs these rows on
   a GPU through torch.
+- ``vector engine, uint8 obs, B=N``: the same with
+  ``observation_dtype="uint8"`` (the observations in a quarter of the bytes,
+  :func:`spades_env.observations.to_uint8`).
 
 Usage: ``python -m spades_env.experiments.bench_env --seconds 10 --json bench.json``.
 """
@@ -35,8 +38,10 @@ Usage: ``python -m spades_env.experiments.bench_env --seconds 10 --json bench.js
 from __future__ import annotations
 
 import argparse
+import datetime
 import functools
 import json
+import os
 import platform
 import random
 import sys
@@ -231,14 +236,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     budget = Budget(hands=args.hands) if args.hands is not None else Budget(seconds=args.seconds or 6.0)
+    started, load_before = datetime.datetime.now().astimezone().isoformat(timespec="seconds"), os.getloadavg()
     results = benchmark(budget, args.seed, args.rounds, args.device)
+    load_after = os.getloadavg()
     print(table(results))
+    print(f"\nload average (1, 5, 15 min) before: {_load(load_before)}, after: {_load(load_after)} "
+          f"on {os.cpu_count()} cores")
     ours, peer = results[OURS_ROW], results.get(OPENSPIEL_ROW)
     ratio = ours.rate / peer.rate if peer and peer.rate else None
     if ratio is not None:
         print(f"\nspades_v0 / OpenSpiel: {ratio:.2f}x")
     if args.json:
         report = {
+            "date": started,
+            "command": " ".join(["python -m spades_env.experiments.bench_env", *(argv or sys.argv[1:])]),
+            "cpu_count": os.cpu_count(), "load_average_before": load_before, "load_average_after": load_after,
             "python": sys.version.split()[0], "platform": platform.platform(), "processor": platform.processor(),
             "budget": asdict(budget), "rounds": args.rounds, "seed": args.seed, "device": args.device,
             "rows": {name: None if t is None else {**asdict(t), "decisions_per_second": t.rate}
@@ -250,9 +262,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _load(load: tuple[float, float, float]) -> str:
+    return " / ".join(f"{x:.2f}" for x in load)
+
+
 # ------------------------------------------------------------ the batched engine (issue 7)
 
 VECTOR_BATCH_SIZES = (1, 64, 256, 1024, 4096)
+UINT8_BATCH_SIZES = (1024, 4096)
 GPU_BATCH_SIZES = (1024, 4096, 16384, 65536, 262144)  # a GPU needs far more games per call to be busy
 
 
@@ -262,6 +279,9 @@ def vector_rows(device: str | None = None) -> list[tuple[str, Callable[[Budget, 
     sizes = GPU_BATCH_SIZES if device is not None and device.startswith("cuda") else VECTOR_BATCH_SIZES
     found = [(f"vector engine, B={size}{where}", functools.partial(run_vector, num_envs=size, device=device))
              for size in sizes]
+    found += [(f"vector engine, uint8 obs, B={size}{where}",
+               functools.partial(run_vector, num_envs=size, device=device, observation_dtype="uint8"))
+              for size in (UINT8_BATCH_SIZES if device is None else sizes[-2:])]
     size = 1024 if device is None else sizes[-2]
     found.append((f"vector engine, 2 players, B={size}{where}",
                   functools.partial(run_vector, num_envs=size, device=device, num_players=2)))
@@ -269,7 +289,7 @@ def vector_rows(device: str | None = None) -> list[tuple[str, Callable[[Budget, 
 
 
 def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | None = None,
-               num_players: int = 4) -> Tally | None:
+               num_players: int = 4, observation_dtype: str = "float32") -> Tally | None:
     """``num_envs`` single hands stepped together (same rules options as the AEC row); ``None`` when the
     torch device is not available. Every step returns the observations and masks and checks the actions;
     a random agent picks one legal action per game in one vectorised draw (timed too)."""
@@ -281,7 +301,7 @@ def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | 
         if device.startswith("cuda") and not torch.cuda.is_available():
             return None
     vec = VectorSpades(num_envs, num_players=num_players, device=device, seed=rng.randrange(2**31), single_hand=True,
-                       blind_nil=False)
+                       blind_nil=False, observation_dtype=observation_dtype)
     choose_batch = _batch_chooser(vec, rng.randrange(2**31))
     out = vec.reset()
     tally = Tally()

@@ -12,7 +12,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
-from .cards import bits_to_array
+from .cards import FULL_DECK
 from .game import Phase, SpadesConfig, SpadesGame
 from .observations import KINDS, ObservationTracker, bounds, encode_state
 from .render import render_hand_result, render_text
@@ -20,6 +20,18 @@ from .scoring import POINTS_PER_REWARD
 
 REWARD_MODES = ("score", "win")
 RESET_OPTIONS = ("deal", "dealer", "scores", "bags")
+_GAME_OVER = Phase.GAME_OVER
+_MASK_DIGITS = f"0{NUM_ACTIONS}b"  # a legal set as NUM_ACTIONS binary digits, highest id first
+_DIGIT_BYTES = bytes.maketrans(b"01", b"\0\1")
+
+
+def _mask_array(legal: int) -> np.ndarray:
+    """The legal set ``legal`` (bit i: action id i) as a new writable (NUM_ACTIONS,) int8 0/1 array.
+
+    Built as bytes (one C-level pass over the digits) and wrapped by a single numpy call: the same
+    cost for one legal id or twenty, where setting entries one by one costs a numpy call each.
+    """
+    return np.frombuffer(bytearray(format(legal, _MASK_DIGITS)[::-1], "ascii").translate(_DIGIT_BYTES), np.int8)
 
 
 def env(illegal_action: str = "raise", **kwargs) -> AECEnv:
@@ -143,6 +155,8 @@ class raw_env(AECEnv, EzPickle):
         self._tracker = ObservationTracker(self.game, observation)
         self._rows = list(self._tracker.vectors)  # row views, one per player
         self._no_actions = np.zeros(NUM_ACTIONS, np.int8)
+        # Masks of the decisions without cards (bids, Blind Nil, draws): few, asked for again and again.
+        self._card_free_masks: dict[int, np.ndarray] = {}
         self.hand_records: list[dict] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -176,11 +190,17 @@ class raw_env(AECEnv, EzPickle):
     # ------------------------------------------------------------- observe
 
     def observe(self, agent: str) -> dict:
+        """A copy of the agent's observation vector (kept up to date by the tracker) and its action mask."""
         player, game = self.agent_name_mapping[agent], self.game
-        if player == game.current_player and game.phase is not Phase.GAME_OVER:
-            mask = bits_to_array(game.legal_mask(), NUM_ACTIONS, np.int8)
-        else:
+        if player != game.current_player or game.phase is _GAME_OVER:
             mask = self._no_actions.copy()
+        elif (legal := game.legal_mask()) & FULL_DECK:
+            mask = _mask_array(legal)
+        else:
+            known = self._card_free_masks.get(legal)
+            if known is None:
+                known = self._card_free_masks[legal] = _mask_array(legal)
+            mask = known.copy()
         return {"observation": self._rows[player].copy(), "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
@@ -210,7 +230,7 @@ class raw_env(AECEnv, EzPickle):
         if game.hand_number != hands_before:
             self._pay_hand()
             self._accumulate_rewards()  # rewards are zero on every other step
-        if game.game_over:
+        if game.phase is _GAME_OVER:
             flags = dict.fromkeys(self.agents, True)
             if game.truncated:
                 self.truncations = flags

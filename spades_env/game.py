@@ -45,6 +45,7 @@ class Phase(IntEnum):
 
 
 _PLAY = Phase.PLAY  # a module constant: the hot paths compare against it by identity
+_NUM_ACTIONS = A.NUM_ACTIONS
 
 
 class IllegalActionError(ValueError):
@@ -433,12 +434,14 @@ class SpadesGame:
         Raises :class:`IllegalActionError` (a ``ValueError``) naming the
         action, the phase and the legal actions; the game is then untouched.
         """
-        legal, given = self.legal_mask(), action
+        legal, given = self._legal, action
+        if legal is None:  # legal_mask(), inlined: apply is the engine's hottest call
+            legal = self._legal = self._compute_legal()
         if type(action) is not int:  # numpy integers are fine; bools, floats and strings are not
             if isinstance(action, bool) or not isinstance(action, numbers.Integral):
                 raise IllegalActionError(self._illegal_message(given, legal))
             action = int(action)
-        if not (0 <= action < A.NUM_ACTIONS and legal >> action & 1):
+        if not (0 <= action < _NUM_ACTIONS and legal >> action & 1):
             raise IllegalActionError(self._illegal_message(given, legal))
         player, phase = self.current_player, self.phase
         if phase is Phase.REPLACE and action != A.DONE:
@@ -529,23 +532,23 @@ class SpadesGame:
         self.current_player = self.leader
 
     def _play(self, player: int, card: int) -> None:
-        suit = SUIT_OF[card]
-        self.hands[player] ^= 1 << card
-        self.played[player] |= 1 << card
+        suit, bit, trick = SUIT_OF[card], 1 << card, self.trick
+        self.hands[player] ^= bit
+        self.played[player] |= bit
         self.plays.append((player, card))
-        if self.trick:
-            led = SUIT_OF[self.trick[0][1]]
+        if trick:
+            led = SUIT_OF[trick[0][1]]
             if suit != led:
                 self.voids[player] |= 1 << led
                 if suit == SPADES:
                     self.spades_broken = True
         elif suit == SPADES:  # leading a spade: legal only once broken, or when forced (which breaks them)
             self.spades_broken = True
-        self.trick.append((player, card))
-        if len(self.trick) < self.num_players:
+        trick.append((player, card))
+        if len(trick) < self.num_players:
             self.current_player = (player + 1) % self.num_players
             return
-        winner = self.trick_winner(self.trick)
+        winner = self.trick_winner(trick)
         self.tricks[winner] += 1
         self.trick_winners.append(winner)
         self.trick = []

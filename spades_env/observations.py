@@ -30,6 +30,9 @@ from .game import Phase, SpadesGame
 
 KINDS = ("default", "history", "oracle")
 BID_CODES = 16  # not yet bid, 0..13, Blind Nil
+# The blocks whose entries are not 0/1 (counts / a scale, clipped scores); every other entry is 0 or 1.
+FRACTIONAL_BLOCKS = ("tricks", "stock", "discard_pile", "scores", "bags", "target")
+UINT8_LEVELS = 255  # a fractional entry as uint8: its place between the block's bounds, in 255 steps
 SCORE_CLIP = 10.0  # scores are scaled by the target and clipped to +-10 targets
 NUM_PHASES = len(Phase)
 _PLAY, _BID, _GAME_OVER = Phase.PLAY, Phase.BID, Phase.GAME_OVER
@@ -118,6 +121,28 @@ def bounds(num_players: int = 4, kind: str = "default") -> tuple[np.ndarray, np.
     return low, high
 
 
+def quantize(values, low, high, xp=np):
+    """Fractional entries (float32, with their float32 bounds) as uint8 codes (still float32):
+    ``(x - low) / (high - low)`` in :data:`UINT8_LEVELS` steps, rounded half up, in float32 arithmetic;
+    ``xp`` is numpy or torch."""
+    return xp.floor((values - low) * (UINT8_LEVELS / (high - low)) + 0.5)
+
+
+def to_uint8(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> np.ndarray:
+    """An observation (float32, ``(..., size)``) in the uint8 form of the batched engine's
+    ``observation_dtype="uint8"``: the 0/1 entries as they are, each entry of a fractional block
+    (:data:`FRACTIONAL_BLOCKS`) as :func:`quantize` gives it. Counts stay exact (tricks, bags, stock and
+    discard pile: decode ``low + code * (high - low) / 255`` and round); scores and the target keep
+    1/255 of their range."""
+    low, high = bounds(num_players, kind)
+    out = np.asarray(vector, np.float32).copy()
+    for name in FRACTIONAL_BLOCKS:
+        b = layout(num_players, kind).get(name)
+        if b is not None:
+            out[..., b.start:b.stop] = quantize(out[..., b.start:b.stop], low[b.start:b.stop], high[b.start:b.stop])
+    return out.astype(np.uint8)
+
+
 def layout_table(num_players: int = 4, kind: str = "oracle") -> str:
     """The layout as a Markdown table (for the docs)."""
     rows = ["| block | offset | shape | meaning |", "|---|---|---|---|"]
@@ -202,6 +227,18 @@ def _put_cards(v: np.ndarray, start: int, mask: int) -> None:
         v[start:start + NUM_CARDS] = bits_to_array(mask)
 
 
+def _write(zeros, ones) -> tuple[np.ndarray, np.ndarray]:
+    """One numpy write that clears ``zeros`` and sets ``ones`` (flat indices): ``flat[at] = values``."""
+    at = np.array([*zeros, *ones], np.intp)
+    return at, np.repeat(np.array([0, 1], np.float32), [len(at) - len(ones), len(ones)])
+
+
+def _unpack_hands(masks: list[int]) -> np.ndarray:
+    """52-bit card masks as a (len(masks), 52) 0/1 array, bit i in column i."""
+    raw = np.array(masks, "<u8").view(np.uint8).reshape(len(masks), 8)
+    return np.unpackbits(raw, axis=1, count=NUM_CARDS, bitorder="little")
+
+
 def _scores(game: SpadesGame, observer: int) -> list[float]:
     own = game.side_of[observer]
     t = game.config.target_score
@@ -235,29 +272,49 @@ class ObservationTracker:
         # _idx[block][p]: flat indices, one per observer, where player p's row of a per-seat block
         # starts (row width: 52 cards, 16 bid codes, 4 suits or 1 entry).
         widths = {"played": NUM_CARDS, "trick": NUM_CARDS, "bids": BID_CODES, "voids": 4, "to_act": 1,
-                  "leader": 1, "tricks": 1}
+                  "leader": 1, "tricks": 1, "dealer": 1}
         self._idx = {name: [np.array([base + off[name] + (p - o) % n * width for o, base in enumerate(bases)])
                             for p in range(n)] for name, width in widths.items()}
         self._broken_idx = np.array([base + off["spades_broken"] for base in bases])
         self._phase_idx = np.array([base + off["phase"] for base in bases])
+        if n == 2:
+            self._stock_idx = np.array([base + off["stock"] for base in bases])
+            self._pile_idx = np.array([base + off["discard_pile"] for base in bases])
         hand_at = [base + off["hand"] for base in bases]
         # A card played by p: zeros at the card in p's hand and at p's to-act flags; ones at the
         # card in "played" (and in "trick" while the trick goes on) and at the next seat's to-act
         # flags; a completed trick's winner gets the lead and the turn.
-        self._play_zeros = [[np.array([hand_at[p] + card, *self._idx["to_act"][p]]) for card in range(NUM_CARDS)]
-                            for p in range(n)]
-        self._play_ones = [[np.concatenate([self._idx["played"][p] + card, self._idx["trick"][p] + card,
-                                            self._idx["to_act"][(p + 1) % n]]) for card in range(NUM_CARDS)]
-                           for p in range(n)]
-        self._last_ones = [[self._idx["played"][p] + card for card in range(NUM_CARDS)] for p in range(n)]
-        self._lead_ones = [np.concatenate([self._idx["leader"][p], self._idx["to_act"][p]]) for p in range(n)]
+        # Each is one write of (indices, values): the zeros first, then the ones.
+        idx, to_act = self._idx, self._idx["to_act"]
+        self._play_writes = [[_write([hand_at[p] + card, *to_act[p]],
+                                     [*(idx["played"][p] + card), *(idx["trick"][p] + card), *to_act[(p + 1) % n]])
+                              for card in range(NUM_CARDS)] for p in range(n)]
+        self._last_writes = [[_write([hand_at[p] + card, *to_act[p]], idx["played"][p] + card)
+                              for card in range(NUM_CARDS)] for p in range(n)]
+        self._lead_writes = [[_write([] if old == new else idx["leader"][old],
+                                     [*to_act[new], *([] if old == new else idx["leader"][new])])
+                              for new in range(n)] for old in range(n)]
+        # A decision outside the play hands the turn from one seat to another (or keeps it).
+        self._turn_writes = [[_write(to_act[old], to_act[new]) if old != new else None for new in range(n)]
+                             for old in range(n)]
+        self._bid_writes = [[None, *(_write(idx["bids"][p], idx["bids"][p] + code) for code in range(1, BID_CODES))]
+                            for p in range(n)]  # [p][code]: code 0 (no bid yet) cleared, the bid's code set
+        self._deal_ones: dict[tuple[int, int, int], np.ndarray] = {}  # see _deal_ones_for
+        self._others = [[(o + k) % n for k in range(1, n)] for o in range(n)]  # the oracle's other seats
         self._hand_number = -1
 
     def rebuild(self) -> None:
+        """Every row from the game as it is now: a hand just dealt (the state at every reset and every
+        new deal) is written for all observers at once, any other state through :func:`encode`."""
         self.flat[:] = 0
-        for p in range(self.game.num_players):
-            encode(self.game, p, self.kind, out=self.vectors[p])
+        if self.game.actions or self.game.phase is _GAME_OVER:
+            for p in range(self.game.num_players):
+                encode(self.game, p, self.kind, out=self.vectors[p])
+        else:
+            self._deal()
         self._hand_number = self.game.hand_number
+        self._phase = self.game.phase  # the phase the rows show
+        self._stock_pos = self.game.stock_pos
         self._voids = list(self.game.voids)
         self._broken = self.game.spades_broken
         self._leader = self.game.leader
@@ -276,7 +333,7 @@ class ObservationTracker:
         elif phase is _BID:
             self._bid(player)
         elif game.num_players == 4 and phase in (Phase.BLIND, Phase.PASS) or (
-                phase is Phase.DRAW and game.phase is Phase.DRAW):
+                phase is Phase.DRAW and game.phase in (Phase.DRAW, Phase.BID)):  # another draw, or the bidding
             self._set_phase_and_turn(player)
             if phase is Phase.BLIND:
                 self._blind(player, action)
@@ -285,25 +342,26 @@ class ObservationTracker:
             else:
                 self._drawn(player)
         else:
-            # A two-player Blind Nil choice, replacement or the end of the draw touch several
-            # private blocks (and may run the opponent's blind draws): rebuild whole.
+            # A two-player Blind Nil choice or replacement touches several private blocks (and
+            # may run the opponent's blind draws): rebuild whole.
             self.rebuild()
 
     # ------------------------------------------------------------ by phase
 
     def _card_played(self, player: int, card: int) -> None:
         game, f = self.game, self.flat
-        f[self._play_zeros[player][card]] = 0
         if game.trick:  # the trick goes on (three cards in four: the hot path)
-            f[self._play_ones[player][card]] = 1
+            at, values = self._play_writes[player][card]
+            f[at] = values
         else:  # the trick is complete: clear it, count it, the winner leads
             winner = game.leader
             trick = self._offset["trick"]
-            f[self._last_ones[player][card]] = 1
+            at, values = self._last_writes[player][card]
+            f[at] = values
             self.vectors[:, trick:trick + game.num_players * NUM_CARDS] = 0
             f[self._idx["tricks"][winner]] = game.tricks[winner] / 13
-            f[self._idx["leader"][self._leader]] = 0
-            f[self._lead_ones[winner]] = 1
+            at, values = self._lead_writes[self._leader][winner]
+            f[at] = values
             self._leader = winner
         if game.voids[player] != self._voids[player]:  # a new known void, perhaps spades broken
             suit = (game.voids[player] & ~self._voids[player]).bit_length() - 1
@@ -338,12 +396,13 @@ class ObservationTracker:
             f[start:start + 4] = [*_scores(game, o), *_bags(game, o)]
         f[self._phase_idx + Phase.PLAY] = 0
         f[self._phase_idx + Phase.GAME_OVER] = 1
+        self._phase = _GAME_OVER
         f[self._idx["to_act"][game.current_player]] = 0
 
     def _bid(self, player: int) -> None:
-        f, idx = self.flat, self._idx["bids"][player]
-        f[idx] = 0
-        f[idx + _bid_code(self.game, player)] = 1
+        """A bid: the seat had none yet (code 0), now it has one."""
+        at, values = self._bid_writes[player][_bid_code(self.game, player)]
+        self.flat[at] = values
         self._set_phase_and_turn(player)
 
     def _blind(self, player: int, action: int) -> None:
@@ -372,15 +431,22 @@ class ObservationTracker:
 
     def _drawn(self, player: int) -> None:
         """A two-player draw turn, possibly followed by a Blind Nil bidder's blind turn (whose
-        cards nobody sees): the drawer's hand and known discards, the offered card, the counts."""
+        cards nobody sees) and by the end of the draw (both players look): the drawer's hand and known
+        discards, the offered card, the counts."""
         game, f, off = self.game, self.flat, self._offset
+        drawn, self._stock_pos = game.stock_pos - self._stock_pos, game.stock_pos
+        if drawn == 2 and game.phase is Phase.DRAW:  # one seen draw, the other player draws next
+            self._one_draw(player)
+            return
+        for seat in (player,) if game.phase is Phase.DRAW else (0, 1):
+            start = seat * self.size + off["hand"]
+            f[start:start + NUM_CARDS] = bits_to_array(game.hands[seat])
         mine = player * self.size
-        f[mine + off["hand"]:mine + off["hand"] + NUM_CARDS] = bits_to_array(game.hands[player])
         f[mine + off["discarded"]:mine + off["discarded"] + NUM_CARDS] = bits_to_array(game.discards[player])
         stock, pile = (NUM_CARDS - game.stock_pos) / NUM_CARDS, game.discard_pile.bit_count() / 26
         for o, base in enumerate(range(0, 2 * self.size, self.size)):
             f[base + off["offered"]:base + off["offered"] + NUM_CARDS] = 0
-            if game.current_player == o:
+            if game.current_player == o and game.phase is Phase.DRAW:
                 f[base + off["offered"] + game.offered] = 1
             f[base + off["stock"]] = stock
             f[base + off["discard_pile"]] = pile
@@ -388,13 +454,67 @@ class ObservationTracker:
                 start = base + off["other_hands"]
                 f[start:start + NUM_CARDS] = bits_to_array(game.hands[1 - o])
 
+    def _one_draw(self, player: int) -> None:
+        """``player`` kept one of the top two cards and discarded the other; the opponent is offered the
+        next: entry by entry (the hot path of the two-player draw)."""
+        game, f, off, size = self.game, self.flat, self._offset, self.size
+        pos = game.stock_pos
+        first, second = game.stock[pos - 2], game.stock[pos - 1]
+        kept, dropped = (first, second) if game.hands[player] >> first & 1 else (second, first)
+        mine, theirs = player * size, (1 - player) * size
+        f[mine + off["hand"] + kept] = 1
+        f[mine + off["discarded"] + dropped] = 1
+        f[mine + off["offered"] + first] = 0
+        f[theirs + off["offered"] + game.offered] = 1
+        f[self._stock_idx] = (NUM_CARDS - pos) / NUM_CARDS
+        f[self._pile_idx] = game.discard_pile.bit_count() / 26
+        if "other_hands" in off:
+            f[theirs + off["other_hands"] + kept] = 1
+
     def _set_phase_and_turn(self, player: int) -> None:
         """After a decision outside the play: the phase may change, and the turn moves on."""
         game, f, phase = self.game, self.flat, self._offset["phase"]
-        self.vectors[:, phase:phase + NUM_PHASES] = 0
-        f[self._phase_idx + int(game.phase)] = 1
-        f[self._idx["to_act"][player]] = 0
-        f[self._idx["to_act"][game.current_player]] = 1
+        if game.phase is not self._phase:
+            self.vectors[:, phase:phase + NUM_PHASES] = 0
+            f[self._phase_idx + int(game.phase)] = 1
+            self._phase = game.phase
+        turn = self._turn_writes[player][game.current_player]
+        if turn is not None:
+            f[turn[0]] = turn[1]
+
+    # ------------------------------------------------------------ a new deal
+
+    def _deal(self) -> None:
+        """The rows of a hand just dealt (no action yet), on zeroed rows: what :func:`encode` gives, with one
+        write per block for all observers."""
+        game, n, vectors, off = self.game, self.game.num_players, self.vectors, self._offset
+        key = (game.dealer, game.current_player, int(game.phase))
+        ones = self._deal_ones.get(key)
+        if ones is None:
+            ones = self._deal_ones[key] = self._deal_ones_for(*key)
+        self.flat[ones] = 1
+        hands = _unpack_hands(game.hands)
+        hand = off["hand"]
+        vectors[:, hand:hand + NUM_CARDS] = hands if all(game.looked) else hands * np.array(game.looked)[:, None]
+        if "other_hands" in off:
+            start = off["other_hands"]
+            vectors[:, start:start + (n - 1) * NUM_CARDS] = hands[self._others].reshape(n, -1)
+        if n == 2:
+            if game.phase is Phase.DRAW:
+                vectors[game.current_player, off["offered"] + game.offered] = 1
+            vectors[:, off["stock"]] = (NUM_CARDS - game.stock_pos) / NUM_CARDS
+            vectors[:, off["discard_pile"]] = game.discard_pile.bit_count() / 26
+        if game.scores[0] or game.scores[1] or game.bags[0] or game.bags[1]:
+            vectors[:, off["scores"]:off["scores"] + 4] = [[*_scores(game, o), *_bags(game, o)] for o in range(n)]
+        vectors[:, off["target"]] = min(game.config.target_score / 1000, SCORE_CLIP)
+
+    def _deal_ones_for(self, dealer: int, to_act: int, phase: int) -> np.ndarray:
+        """The 0/1 entries set right after a deal: nobody has bid, the seat after the dealer leads, the phase
+        and the seat to act; flat indices over every observer."""
+        n, idx = self.game.num_players, self._idx
+        return np.concatenate([*(idx["bids"][p] for p in range(n)), idx["leader"][(dealer + 1) % n],
+                               self._phase_idx + phase, idx["to_act"][to_act],
+                               idx["dealer"][dealer]])
 
 
 def decode(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> dict:
@@ -449,5 +569,5 @@ def decode(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> d
     return out
 
 
-__all__ = ["KINDS", "Block", "layout", "observation_size", "bounds", "layout_table", "encode",
-           "encode_state", "decode", "ObservationTracker"]
+__all__ = ["KINDS", "FRACTIONAL_BLOCKS", "Block", "layout", "observation_size", "bounds", "layout_table", "encode",
+           "encode_state", "decode", "quantize", "to_uint8", "ObservationTracker"]

@@ -13,6 +13,7 @@ from spades_env import spades_v0
 from spades_env.cards import SUITS, card_to_str, cards_of
 from spades_env.game import Phase, SpadesGame
 from spades_env.observations import (
+    FRACTIONAL_BLOCKS,
     KINDS,
     SCORE_CLIP,
     ObservationTracker,
@@ -21,6 +22,7 @@ from spades_env.observations import (
     encode,
     layout,
     observation_size,
+    to_uint8,
 )
 
 
@@ -80,6 +82,33 @@ def test_observations_stay_in_bounds_with_extreme_scores():
             assert env.observation_space(agent)["observation"].contains(obs)
         clipped = decode(env.observe("player_0")["observation"], kind="oracle")["scores"]
         assert clipped == pytest.approx([np.clip(s / 500, -SCORE_CLIP, SCORE_CLIP) for s in scores])
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_uint8_form_keeps_the_0_1_entries_and_the_counts(num_players):
+    """``to_uint8`` (the batched engine's uint8 observations): 0/1 entries unchanged, every count read back
+    exactly from its code, scores to within 1/255 of their range."""
+    game = SpadesGame(num_players=num_players, max_hands=3, target_score=300)
+    rng = random.Random(5)
+    game.reset(seed=5, scores=[-140, 270], bags=[2, 7])
+    low, high = bounds(num_players)
+    fractional = np.zeros(observation_size(num_players), bool)
+    for name in FRACTIONAL_BLOCKS:
+        if name in layout(num_players):
+            fractional[layout(num_players)[name].start:layout(num_players)[name].stop] = True
+    for _ in range(40 if num_players == 4 else 70):
+        x = encode(game, game.current_player)
+        code = to_uint8(x, num_players)
+        assert code.dtype == np.uint8
+        np.testing.assert_array_equal(code[~fractional], x[~fractional])
+        back = low + code * (high - low) / 255
+        for name, count in (("tricks", 13), ("bags", game.config.bag_limit), ("stock", 52), ("discard_pile", 26)):
+            if name in layout(num_players):
+                b = layout(num_players)[name]
+                part = slice(b.start, b.stop)
+                np.testing.assert_array_equal(np.round(back[part] * count), np.round(x[part] * count))
+        assert np.abs(back - x)[fractional].max() <= (high - low).max() / 255 / 2 + 1e-6
+        game.apply(pick(game, rng))
 
 
 @pytest.mark.parametrize("kind", KINDS)

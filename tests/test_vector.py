@@ -19,6 +19,7 @@ import pytest
 from spades_env import actions as A
 from spades_env.cards import cards_of
 from spades_env.env import raw_env
+from spades_env.observations import to_uint8
 from spades_env.vector import VectorSpades
 
 RECORD_KEYS = ("hand", "dealer", "bids", "blind_nil", "tricks", "scores_before", "bags_before", "sides", "points",
@@ -248,23 +249,46 @@ def test_options_are_validated():
         VectorSpades(1).reset(deals=[[list(range(13))] * 4])
 
 
-@pytest.mark.parametrize("num_players, observation", [(4, "default"), (2, "oracle")])
-def test_torch_backend_matches_numpy(num_players, observation):
+@pytest.mark.parametrize("num_players, observation", [(4, "default"), (4, "oracle"), (2, "default")])
+def test_uint8_observations_are_the_float32_ones_in_uint8_form(num_players, observation):
+    """``observation_dtype="uint8"``: every observation handed out is ``to_uint8`` of the float32 one (which
+    the differential tests above hold to the reference env), and nothing else differs, step by step."""
+    rng = np.random.default_rng(17)
+    rules = dict(num_players=num_players, observation=observation, seed=17, max_hands=3, target_score=200)
+    ref, vec = VectorSpades(24, **rules), VectorSpades(24, observation_dtype="uint8", **rules)
+    a, b = ref.reset(), vec.reset()
+    for _ in range(300):
+        assert b.obs.dtype == np.uint8 and np.array_equal(b.obs, to_uint8(a.obs, num_players, observation))
+        assert all(np.array_equal(x, y) for x, y in zip(a[1:], b[1:]))
+        assert np.array_equal(vec.obs_buffer, to_uint8(ref.obs_buffer, num_players, observation))
+        if a.terminated.any() or a.truncated.any():
+            assert np.array_equal(vec.final_observations, to_uint8(ref.final_observations, num_players, observation))
+        actions = random_actions(a.mask, rng)
+        a, b = ref.step(actions), vec.step(actions)
+    if observation == "oracle":
+        assert np.array_equal(vec.state(), ref.state())  # the state stays float32
+    with pytest.raises(ValueError, match="observation_dtype"):
+        VectorSpades(2, observation_dtype="float16")
+
+
+@pytest.mark.parametrize("num_players, observation, dtype", [(4, "default", "float32"), (2, "oracle", "float32"),
+                                                             (4, "default", "uint8")])
+def test_torch_backend_matches_numpy(num_players, observation, dtype):
     """The torch path on the CPU (CI has no GPU); SPADES_TEST_DEVICE=cuda runs it on a GPU."""
     torch = pytest.importorskip("torch")
     device = os.environ.get("SPADES_TEST_DEVICE", "cpu")
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # intra-op threads on a shared 2-core machine make small ops wait for milliseconds
     try:
-        check_torch_against_numpy(torch, device, num_players, observation)
+        check_torch_against_numpy(torch, device, num_players, observation, dtype)
     finally:
         torch.set_num_threads(threads)
 
 
-def check_torch_against_numpy(torch, device: str, num_players: int, observation: str) -> None:
+def check_torch_against_numpy(torch, device: str, num_players: int, observation: str, dtype: str = "float32") -> None:
     rng = np.random.default_rng(6)
-    ref, vec = (VectorSpades(16, num_players=num_players, seed=6, max_hands=2, device=d, observation=observation)
-                for d in (None, device))
+    ref, vec = (VectorSpades(16, num_players=num_players, seed=6, max_hands=2, device=d, observation=observation,
+                             observation_dtype=dtype) for d in (None, device))
     a, b = ref.reset(seed=6), vec.reset(seed=6)
     for _ in range(200):
         for x, y in zip(a, b):

@@ -70,6 +70,6 @@ attributes):
 - :mod:`~spades_env.vector.observe`: the observation writers.
 """
 
-from .engine import OBSERVATION_KINDS, REWARD_MODES, VecStep, VectorSpades
+from .engine import OBSERVATION_DTYPES, OBSERVATION_KINDS, REWARD_MODES, VecStep, VectorSpades
 
-__all__ = ["VectorSpades", "VecStep", "REWARD_MODES", "OBSERVATION_KINDS"]
+__all__ = ["VectorSpades", "VecStep", "REWARD_MODES", "OBSERVATION_KINDS", "OBSERVATION_DTYPES"]

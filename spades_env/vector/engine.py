@@ -22,12 +22,14 @@ from .state import BID, BLIND, DRAW, PASS, PLAY, REPLACE, SIDE_FIELDS, GameState
 
 REWARD_MODES = ("score", "win")
 OBSERVATION_KINDS = ("default", "oracle")
+OBSERVATION_DTYPES = ("float32", "uint8")
 
 
 class VecStep(NamedTuple):
     """What :meth:`VectorSpades.reset` and :meth:`VectorSpades.step` return (arrays of the env's backend).
 
-    ``obs`` (B, obs_size) float32: observation of the seat to act. ``mask`` (B, 71) bool: its legal actions.
+    ``obs`` (B, obs_size) float32 (or uint8, see ``observation_dtype``): observation of the seat to act.
+    ``mask`` (B, 71) bool: its legal actions.
     ``player`` (B,): seat to act. ``rewards`` (B, num_players) float32: what each seat receives on this
     step. ``terminated`` / ``truncated`` (B,) bool: the game in this slot ended on this step (the slot
     already holds a new game). ``hand_done`` (B,) bool: a hand was scored on this step (see
@@ -47,21 +49,25 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
     """``num_envs`` games of Spades stepped together (see the module docstring).
 
     ``num_players`` (4 or 2), ``observation`` (``"default"``, or ``"oracle"``: the default plus the other
-    seats' hands, for privileged critics), ``reward`` (``"score"`` or ``"win"``), ``device`` (``None``/``"numpy"``:
-    numpy arrays; ``"cpu"``, ``"cuda"``, ``"torch"``: torch tensors, ``"torch"`` picking cuda when
-    available), ``seed`` (the deal generator, or with ``per_game_seeds`` the generator of each new
+    seats' hands, for privileged critics), ``observation_dtype`` (``"float32"``: the env's observation,
+    exactly; ``"uint8"``: a quarter of the bytes, the 0/1 entries as they are and the fractional blocks as
+    :func:`spades_env.observations.to_uint8` codes), ``reward`` (``"score"`` or ``"win"``), ``device``
+    (``None``/``"numpy"``: numpy arrays; ``"cpu"``, ``"cuda"``, ``"torch"``: torch tensors, ``"torch"``
+    picking cuda when available), ``seed`` (the deal generator, or with ``per_game_seeds`` the generator of each new
     game's seed), ``per_game_seeds`` and every rules Option of :class:`SpadesConfig`.
     """
 
     def __init__(self, num_envs: int, num_players: int = 4, reward: str = "score", device: Any = None,
                  seed: int | None = None, per_game_seeds: bool = False, observation: str = "default",
-                 **rules) -> None:
+                 observation_dtype: str = "float32", **rules) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
         if observation not in OBSERVATION_KINDS:
             raise ValueError(f"observation must be one of {OBSERVATION_KINDS}, got {observation!r}")
+        if observation_dtype not in OBSERVATION_DTYPES:
+            raise ValueError(f"observation_dtype must be one of {OBSERVATION_DTYPES}, got {observation_dtype!r}")
         self.config = SpadesConfig(num_players=num_players, **rules)
         self.num_envs = num_envs
         self.num_players = num_players
@@ -72,6 +78,8 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         self.num_actions = A.NUM_ACTIONS
         self._be = Backend(device)
         self.device = self._be.device if self._be.is_torch else "numpy"
+        self.observation_dtype = observation_dtype
+        self._obs_dtype = self._be.u8 if observation_dtype == "uint8" else self._be.f32
         self._deals = DealSource(num_envs, num_players, per_game_seeds, seed)
         self._init_lookups()
         self._init_observation_tables()
@@ -83,9 +91,11 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         be, n, i64 = self._be, self.num_players, self._be.i64
         seats = np.arange(n)
         self._ar = be.arange(self.num_envs)
+        self._mask_rows = self._ar * A.NUM_ACTIONS  # where game b's row starts in the flat (B, 71) mask
         self._side_of = be.asarray(seats % 2, i64)
         self._suit_masks = be.asarray(SUIT_MASKS, i64)
         self._card_ids = be.arange(NUM_CARDS)
+        self._card_bits = be.asarray(1 << np.arange(NUM_CARDS), i64)  # [card]: its bit in a hand mask
         self._seat_ids = be.arange(n)
         self._suit_of = be.asarray(SUIT_OF, i64)
         self._trick_power = be.asarray(TRICK_POWER.flatten(), i64)  # [led suit * 52 + card] (a writable copy)
@@ -200,7 +210,7 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         if tuple(a.shape) != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
         in_range = (a >= 0) & (a < A.NUM_ACTIONS)
-        legal = self._be.take(self._mask.reshape(-1), self._ar * A.NUM_ACTIONS + a * in_range) & in_range
+        legal = self._be.take(self._mask.reshape(-1), self._mask_rows + a * in_range) & in_range
         if bool(legal.all()):
             return
         b = int(self._be.nonzero(~legal)[0])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import NUM_CARDS
-from ..observations import BID_CODES, SCORE_CLIP, layout, observation_size
+from ..observations import BID_CODES, FRACTIONAL_BLOCKS, SCORE_CLIP, bounds, layout, observation_size, quantize
 from .state import DRAW, GAME_OVER
 
 
@@ -26,8 +26,7 @@ class ObservationWriter:
         self._off = off = {name: b.start for name, b in layout(n, "default").items()}
         blocks = layout(n, "default")
         self._row_size = D = observation_size(n, "default")  # the stored rows have the default layout
-        real_names = [name for name in ("tricks", "stock", "discard_pile", "scores", "bags", "target")
-                      if name in blocks]
+        real_names = [name for name in FRACTIONAL_BLOCKS if name in blocks]
         # _roff[name]: offset of a fractional block in a row of _reals; _real_spans: (obs start, stop, reals start)
         # of the contiguous runs of fractional blocks in the observation.
         self._roff, self._real_spans, width = {}, [], 0
@@ -41,7 +40,11 @@ class ObservationWriter:
                 self._real_spans.append((block.start, block.stop, width))
             width += block.size
         self._num_reals = width
+        low, high = bounds(n, "default")  # the bounds of the fractional entries, for the uint8 codes
+        columns = np.concatenate([np.arange(blocks[name].start, blocks[name].stop) for name in real_names])
+        self._real_low, self._real_high = be.asarray(low[columns], f32), be.asarray(high[columns], f32)
         self._out_rows = self._ar * self.observation_size  # where game b's row starts in a batch of observations
+        self._out_phase = self._out_rows + off["phase"]
         seats = np.arange(n)
         rel = (seats[:, None] - seats[None, :]) % n  # rel[p, o]: where seat p sits in observer o's frame
         # _rows[b, o]: flat offset of observer o's row in game b.
@@ -57,6 +60,7 @@ class ObservationWriter:
                                           .reshape(B * n, n), i64) for name, width in (("played", NUM_CARDS),
                                                                                        ("voids", 4))}
         self._broken_at = be.asarray(game_rows + off["spades_broken"], i64)  # (B, o)
+        self._hand_at = be.asarray(np.arange(B * n) * D + off["hand"], i64)  # [seat]: its own hand block
         # _trick_at[o, s]: offset of seat s's row of the trick block in observer o's observation.
         self._trick_at = be.asarray(off["trick"] + rel.T * NUM_CARDS, i64)
         self._rel = be.asarray(rel, i64)
@@ -140,44 +144,50 @@ class ObservationWriter:
 
     # --------------------------------------------------------------- views
 
-    def _observations(self, games, observers, final: bool = False):
-        """float32 observations (shape S + (observation_size,)) of seats ``observers`` in games ``games`` (both
-        of shape S): the stored rows, plus the phase, to_act and trick blocks written from the game state
-        (and the other hands for the oracle kind). ``games is self._ar`` (one observation per game, in
-        order) takes views instead of gathers."""
+    def _observations(self, games, observers, final: bool = False, dtype=None):
+        """Observations (shape S + (observation_size,), in ``dtype``, by default the engine's
+        ``observation_dtype``) of seats ``observers`` in games ``games`` (both of shape S): the stored rows,
+        plus the phase, to_act and trick blocks written from the game state (and the other hands for the
+        oracle kind). ``games is self._ar`` (the seats to act, one per game, in order) takes views instead
+        of gathers. As uint8 the fractional entries are :func:`~spades_env.observations.quantize`'s codes."""
         be, xp, off, n, D = self._be, self._be.xp, self._off, self.num_players, self.observation_size
-        seats = games * n + observers
+        dtype = self._obs_dtype if dtype is None else dtype
+        live = games is self._ar  # then observers are the seats to act
+        seats = self._acting_seat if live else games * n + observers
         flags, reals = (self._final_flags, self._final_reals) if final else (self._flags, self._reals)
         if self.observation_kind == "default":
-            out = be.astype(be.take(flags, seats), be.f32)
+            out = be.take(flags, seats)  # the stored rows are uint8: a new array either way
+            if dtype is not be.u8:
+                out = be.astype(out, dtype)
         else:  # the other seats' hands, in seat order from the observer's left
-            out = be.zeros((*seats.shape, D), be.f32)
+            out = be.zeros((*seats.shape, D), dtype)
             out[..., :self._row_size] = be.take(flags, seats)
             if not final:  # at the end of a game every hand is empty
                 others = be.take(self.hands, games[..., None] * n + be.take(self._next_seats, observers))
-                out[..., self._row_size:] = be.astype(be.unpack(others), be.f32).reshape(*seats.shape, -1)
+                out[..., self._row_size:] = be.astype(be.unpack(others), dtype).reshape(*seats.shape, -1)
         reals = be.take(reals, seats)
+        if dtype is be.u8:
+            reals = quantize(reals, self._real_low, self._real_high, xp)
         for start, stop, rstart in self._real_spans:
             out[..., start:stop] = reals[..., rstart:rstart + stop - start]
         flat = out.reshape(-1)
-        live = games is self._ar  # then observers are the seats to act
         rows = self._out_rows if live else be.arange(flat.shape[0] // D).reshape(seats.shape) * D
         if final:  # the game is over: nobody to act, no trick
-            be.put(flat, rows + off["phase"] + GAME_OVER, 1.0)
+            be.put(flat, rows + off["phase"] + GAME_OVER, 1)
             return out
-        be.put(flat, rows + off["phase"] + (self.phase if live else be.take(self.phase, games)), 1.0)
+        be.put(flat, self._out_phase + self.phase if live else rows + off["phase"] + be.take(self.phase, games), 1)
         if live:
-            out[:, off["to_act"]] = 1.0  # the seat to act sees itself (seat 0 of its frame) to act
+            out[:, off["to_act"]] = 1  # the seat to act sees itself (seat 0 of its frame) to act
         else:
             to_act = be.take(self._rel.reshape(-1), be.take(self.current_player, games) * n + observers)
-            be.put(flat, rows + off["to_act"] + to_act, 1.0)
+            be.put(flat, rows + off["to_act"] + to_act, 1)
         cards = (self.trick_cards.reshape(-1, n) if live
                  else be.take(self.trick_cards, games[..., None] * n + self._seat_ids))  # (S, n) by seat, -1: none
         played = cards >= 0
         # Seat s's trick card in the observer's frame; a seat with no card writes 0 at the start of its own
         # (empty) row of the block.
         at = rows[..., None] + be.take(self._trick_at, observers) + xp.where(played, cards, 0)
-        be.put(flat, at, be.astype(played, be.f32))
+        be.put(flat, at, be.astype(played, dtype))
         return out
 
     def state(self):
@@ -187,7 +197,7 @@ class ObservationWriter:
         if self.observation_kind != "oracle":
             raise ValueError("state() needs observation='oracle'")
         be = self._be
-        out = self._observations(self._ar[:, None], be.zeros((self.num_envs, 1), be.i64))[:, 0]
+        out = self._observations(self._ar[:, None], be.zeros((self.num_envs, 1), be.i64), dtype=be.f32)[:, 0]
         start = self._off["hand"]
         out[:, start:start + NUM_CARDS] = be.astype(be.unpack(be.take(self.hands, self._ar * self.num_players)),
                                                    be.f32)
@@ -198,13 +208,14 @@ class ObservationWriter:
 
     @property
     def obs_buffer(self):
-        """(B, n, D) float32: every seat's observation, row ``[b, p]`` relative to seat ``p`` (a copy)."""
+        """(B, n, D) (``observation_dtype``): every seat's observation, row ``[b, p]`` relative to seat ``p``
+        (a copy)."""
         return self._observations(*self._all_seats())
 
     @property
     def final_observations(self):
-        """(B, n, D) float32: every seat's last observation (phase GAME_OVER) of the last game that ended in
-        each slot (a copy); read it for the slots flagged terminated / truncated by the step."""
+        """(B, n, D) (``observation_dtype``): every seat's last observation (phase GAME_OVER) of the last game
+        that ended in each slot (a copy); read it for the slots flagged terminated / truncated by the step."""
         return self._observations(*self._all_seats(), final=True)
 
     def _current_obs(self):

@@ -10,11 +10,11 @@ class TrickPlay:
     """The PLAY phase (a mixin of :class:`~spades_env.vector.VectorSpades`)."""
 
     def _play(self, games, card) -> None:
-        be, xp, flat, off, n = self._be, self._be.xp, self._flat, self._off, self.num_players
+        be, xp, flat, n = self._be, self._be.xp, self._flat, self.num_players
         player = be.take(self.current_player, games)
-        seat = games * n + player
-        be.put(self.hands, seat, be.take(self.hands, seat) ^ (1 << card))
-        be.put(flat, seat * self._row_size + off["hand"] + card, 0)
+        seat = be.take(self._acting_seat, games)  # games * n + player, from the step's start
+        be.put(self.hands, seat, be.take(self.hands, seat) ^ be.take(self._card_bits, card))
+        be.put(flat, be.take(self._hand_at, seat) + card, 0)
         played = be.take(self._entries["played"], seat) + card[:, None]
         be.put(flat, played, 1)
         suit = be.take(self._suit_of, card)
