@@ -156,13 +156,15 @@ def coverage_row(fmt: str, kind: str, samples: list[list[float]]) -> dict:
     return {"format": fmt, "boards": len(samples[0]), "kind": kind, "tournaments": len(cis), "covered": covered,
             "coverage": covered / len(cis), "coverage_low": low, "coverage_high": high,
             "mean": pooled["mean"], "mean_low": pooled["low"], "mean_high": pooled["high"],
-            "p": 2 * (1 - _normal_cdf(abs(pooled["mean"]) / (pooled["sd"] / math.sqrt(pooled["n"])))),
+            "p": _p_value(pooled),
             "board_sd": pooled["sd"], "mean_half_width": half,
-            "width_ratio": (half / (Z95 * spread)) if spread else None}
+            "width_ratio": half / (Z95 * spread) if spread else None}
 
 
-def _normal_cdf(x: float) -> float:
-    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+def _p_value(ci: dict) -> float:
+    """Two-sided normal p-value of a mean against 0 (1 when every value is 0)."""
+    se = ci["sd"] / math.sqrt(ci["n"])
+    return math.erfc(abs(ci["mean"]) / se / math.sqrt(2)) if se else float(ci["mean"] == 0)
 
 
 def coverage_rows(lines: list[dict]) -> list[dict]:
@@ -193,6 +195,10 @@ def diagnostics(lines: list[dict]) -> dict:
             "mean_equal_length": mean_ci(equal), "mean_unequal_length": mean_ci(unequal),
             "side0_minus_side1": seat,
             "seconds_per_board": sum(line["seconds"] for line in lines) / len(games)}
+
+
+def _fmt(x: float | None) -> str:
+    return "—" if x is None else f"{x:.2f}"
 
 
 def _ci_text(ci: dict, digits: int = 2) -> str:
@@ -227,7 +233,7 @@ def report(results: Path) -> tuple[str, str]:
                   f"| {r['covered']}/{r['tournaments']} = {r['coverage']:.1%} "
                   f"[{r['coverage_low']:.1%}, {r['coverage_high']:.1%}] "
                   f"| {r['mean']:+.3f} [{r['mean_low']:+.3f}, {r['mean_high']:+.3f}] | {r['p']:.2f} "
-                  f"| {r['board_sd']:.2f} | {r['width_ratio']:.2f} |")
+                  f"| {r['board_sd']:.2f} | {_fmt(r['width_ratio'])} |")
     md += ["", "| file | boards played | boards exactly 0 | boards of unequal length | unmirrored hands "
            "| mean, equal length | mean, unequal length | side 0 − side 1 per deal | s per board |",
            "|---|---:|---:|---:|---:|---|---|---|---:|"]

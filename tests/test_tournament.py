@@ -236,3 +236,54 @@ def test_ray_backend_on_a_local_ray_instance(tmp_path):
     local_summary = run_tournament(spec, tmp_path / "local", workers=1, progress=False, plot=False)
     assert ray_summary == local_summary
     assert records_by_index(tmp_path / "ray") == records_by_index(tmp_path / "local")
+
+
+# ------------------------------------------------------------- A/A study
+
+
+def test_aa_study_appends_one_line_per_tournament_and_resumes(tmp_path, capsys):
+    from spades_env.experiments import aa_study
+
+    results = tmp_path / "aa"
+    assert aa_study.main(["--format", "single", "--boards", "4", "--tournaments", "2", "--results", str(results)]) == 0
+    path = results / "single-4.jsonl"
+    lines = aa_study.read_lines(path)
+    assert sorted(line["tournament"] for line in lines) == [0, 1]
+    assert all(len(line["games"]) == 4 and line["schedule"] == SCHEDULE_VERSION for line in lines)
+    with path.open("a") as f:
+        f.write('{"format": "single", "boa')  # what a kill inside a write leaves
+    assert aa_study.main(["--format", "single", "--boards", "4", "--tournaments", "3", "--results", str(results)]) == 0
+    assert "2 done, 1 to play" in capsys.readouterr().out
+    again = aa_study.read_lines(path)
+    assert len(again) == 3 and again[:2] == lines and path.read_text().endswith("}\n")
+    # Tournament t is the tournament the CLI plays with the study's seed: the same boards.
+    spec = TournamentSpec(agents=aa_study.AGENTS, games=8, seed=aa_study.study_seed("single", 4, 2),
+                          single_hand=True)
+    ci = evaluate(*spec.agents, games=8, seed=spec.seed, single_hand=True)["points_per_deal_diff"]
+    assert ci["mean"] == pytest.approx(sum(aa_study.values(again[2])) / 4)
+    assert (results.parent / "aa_study.md").read_text().count("| single | 4 | 3 (tournament) | 3/3") == 1
+
+
+def test_aa_study_partner_has_its_own_luck():
+    from spades_env.agents.heuristic.agent import HeuristicAgent
+    from spades_env.experiments.aa_study import OtherLuckHeuristic
+
+    plain, other = HeuristicAgent(), OtherLuckHeuristic()
+    plain.reset(0, 123)
+    other.reset(0, 123)
+    assert plain.rng.random() != other.rng.random()
+
+
+def test_aa_study_coverage_and_pooling():
+    from spades_env.experiments.aa_study import coverage_row, coverage_rows, wilson
+
+    row = coverage_row("single", "tournament", [[1.0, -1.0, 2.0, -2.0], [5.0, 5.1, 4.9, 5.0]])
+    assert (row["covered"], row["tournaments"], row["boards"]) == (1, 2, 4)
+    exact = coverage_row("game", "tournament", [[0.0, 0.0]] * 3)  # two copies on the same seeds
+    assert (exact["coverage"], exact["mean"], exact["p"], exact["width_ratio"]) == (1.0, 0.0, 1.0, None)
+    low, high = wilson(190, 200)
+    assert low < 0.95 < high and high - low == pytest.approx(0.061, abs=0.002)
+    lines = [{"format": "game", "boards": 100, "tournament": t, "games": [[t % 3 - 1, 5, 1, 5]] * 100}
+             for t in range(50)]
+    kinds = [(r["kind"], r["boards"], r["tournaments"]) for r in coverage_rows(lines)]
+    assert kinds == [("tournament", 100, 50), ("first half of each", 50, 50), ("10 tournaments pooled", 1000, 5)]
