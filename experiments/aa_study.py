@@ -210,12 +210,14 @@ def _ci_text(ci: dict, digits: int = 2) -> str:
 def report(results: Path) -> tuple[str, str]:
     """The study as Markdown and CSV, from every results file in ``results``."""
     files = sorted(results.glob("*-*.jsonl"))
-    rows, diags = [], []
+    rows, diags, commands = [], [], []
     for path in files:
         lines = read_lines(path)
         if lines:
             rows += coverage_rows(lines)
             diags.append((path.stem, diagnostics(lines)))
+            commands.append(f"python -m spades_env.experiments.aa_study --format {lines[0]['format']} "
+                            f"--boards {lines[0]['boards']} --tournaments {len(lines)}")
     buf = io.StringIO()
     if rows:
         writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
@@ -226,6 +228,7 @@ def report(results: Path) -> tuple[str, str]:
           "is 0. Coverage: share of tournaments whose 95% CI contains 0 [95% Wilson interval]. Mean: over",
           "every board of the row, points per deal for A [95% CI], two-sided p. Width ratio: the mean CI",
           "half-width over 1.96 times the spread (sd) of the tournaments' means (1 = calibrated).", "",
+          "```bash", *commands, "python -m spades_env.experiments.aa_study --report  # this page", "```", "",
           "| format | boards | tournaments | coverage | mean, points per deal | p | board sd | width ratio |",
           "|---|---:|---|---|---|---:|---:|---:|"]
     for r in rows:
@@ -235,7 +238,7 @@ def report(results: Path) -> tuple[str, str]:
                   f"| {r['mean']:+.3f} [{r['mean_low']:+.3f}, {r['mean_high']:+.3f}] | {r['p']:.2f} "
                   f"| {r['board_sd']:.2f} | {_fmt(r['width_ratio'])} |")
     md += ["", "| file | boards played | boards exactly 0 | boards of unequal length | unmirrored hands "
-           "| mean, equal length | mean, unequal length | side 0 − side 1 per deal | s per board |",
+           "| mean, equal length | mean, unequal length | side 0 − side 1 per deal | wall s per board |",
            "|---|---:|---:|---:|---:|---|---|---|---:|"]
     for stem, d in diags:
         md.append(f"| {stem} | {d['boards_played']} | {d['zero_boards']:.1%} | {d['unequal_length_boards']:.1%} "
