@@ -21,17 +21,35 @@ from .scoring import POINTS_PER_REWARD
 REWARD_MODES = ("score", "win")
 RESET_OPTIONS = ("deal", "dealer", "scores", "bags")
 _GAME_OVER = Phase.GAME_OVER
-_MASK_DIGITS = f"0{NUM_ACTIONS}b"  # a legal set as NUM_ACTIONS binary digits, highest id first
 _DIGIT_BYTES = bytes.maketrans(b"01", b"\0\1")
 
 
-def _mask_array(legal: int) -> np.ndarray:
-    """The legal set ``legal`` (bit i: action id i) as a new writable (NUM_ACTIONS,) int8 0/1 array.
+class _MaskMaker:
+    """Legal sets (bit i: action id i) as new writable (NUM_ACTIONS,) int8 0/1 arrays, for ``observe()``.
 
-    Built as bytes (one C-level pass over the digits) and wrapped by a single numpy call: the same
-    cost for one legal id or twenty, where setting entries one by one costs a numpy call each.
+    The binary digits of the set, lowest first, become 0/1 bytes through a few C-level string calls and
+    go into a scratch array through a memoryview; the one numpy call is the final copy. Setting entries
+    one by one costs a numpy call each, and ``np.frombuffer`` or ``np.unpackbits`` cost more than the copy.
+    The sets of the decisions without cards (bids, Blind Nil, draws) are few and asked for again and
+    again: their arrays are kept and copied.
     """
-    return np.frombuffer(bytearray(format(legal, _MASK_DIGITS)[::-1], "ascii").translate(_DIGIT_BYTES), np.int8)
+
+    def __init__(self) -> None:
+        self._scratch = np.zeros(NUM_ACTIONS, np.int8)
+        self._bytes = memoryview(self._scratch).cast("B")
+        self._card_free: dict[int, np.ndarray] = {}
+
+    def __call__(self, legal: int) -> np.ndarray:
+        if not legal & FULL_DECK:
+            known = self._card_free.get(legal)
+            if known is None:
+                known = self._card_free[legal] = self._digits(legal).copy()
+            return known.copy()
+        return self._digits(legal).copy()
+
+    def _digits(self, legal: int) -> np.ndarray:
+        self._bytes[:] = bin(legal)[:1:-1].ljust(NUM_ACTIONS, "0").encode().translate(_DIGIT_BYTES)
+        return self._scratch
 
 
 def env(illegal_action: str = "raise", **kwargs) -> AECEnv:
@@ -155,8 +173,7 @@ class raw_env(AECEnv, EzPickle):
         self._tracker = ObservationTracker(self.game, observation)
         self._rows = list(self._tracker.vectors)  # row views, one per player
         self._no_actions = np.zeros(NUM_ACTIONS, np.int8)
-        # Masks of the decisions without cards (bids, Blind Nil, draws): few, asked for again and again.
-        self._card_free_masks: dict[int, np.ndarray] = {}
+        self._mask_of = _MaskMaker()
         self.hand_records: list[dict] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -194,13 +211,8 @@ class raw_env(AECEnv, EzPickle):
         player, game = self.agent_name_mapping[agent], self.game
         if player != game.current_player or game.phase is _GAME_OVER:
             mask = self._no_actions.copy()
-        elif (legal := game.legal_mask()) & FULL_DECK:
-            mask = _mask_array(legal)
         else:
-            known = self._card_free_masks.get(legal)
-            if known is None:
-                known = self._card_free_masks[legal] = _mask_array(legal)
-            mask = known.copy()
+            mask = self._mask_of(game.legal_mask())
         return {"observation": self._rows[player].copy(), "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
