@@ -4,7 +4,9 @@ For each threshold, a variant that differs from the defaults in that one
 value (one lower, one higher) plays the defaults in a duplicate match of
 single-hand boards, in this process: every board is dealt twice, the sides
 swapped, so card luck cancels and only the decisions where the threshold
-matters make a difference. Each threshold has its own fixed seed, so a
+matters make a difference (the tournament gives a seat the same agent
+seed in both games of a board, so both sides draw the same bid jitter
+there). Each threshold has its own fixed seed, so a
 threshold's figures do not move when another is added. The figure is the
 variant's points per deal minus the default's, with its 95% confidence
 interval over boards: a negative figure favours the default.
@@ -27,6 +29,7 @@ from dataclasses import dataclass, fields, replace
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.heuristic.params import DEFAULT, Params
 from spades_env.agents.tournament import evaluate
+from spades_env.experiments.aa_study import OtherLuckHeuristic
 
 
 @dataclass(frozen=True)
@@ -51,30 +54,17 @@ SWEEPS = (
 )
 
 
-class SeatSeededHeuristic(HeuristicAgent):
-    """The heuristic with its bid jitter seeded by the seat alone.
-
-    A tournament hands each game of a board different agent seeds, so two
-    copies of the same agent differ by their jitter (a mirror match of the
-    defaults gives -0.09 [-0.61, +0.44] points per deal over 2,000 boards). Seeded by
-    the seat, the variant and the default draw the same jitter at the same
-    seat of a board, and only the threshold under test tells them apart.
-    """
-
-    def reset(self, seat: int, seed: int | None = None) -> None:
-        super().reset(seat, seat)
-
-
 def measure(variant: Params, *, deals: int, seed: int, num_players: int = 4) -> dict:
     """``variant`` against the defaults over ``deals`` single-hand boards: ``{"mean", "low", "high", "n"}``."""
-    stats = evaluate(lambda: SeatSeededHeuristic(params=variant), lambda: SeatSeededHeuristic(params=DEFAULT),
+    stats = evaluate(lambda: HeuristicAgent(params=variant), lambda: HeuristicAgent(params=DEFAULT),
                      games=2 * deals, seed=seed, num_players=num_players, single_hand=True)
     return stats["points_per_deal_diff"]
 
 
 def mirror_noise(deals: int, seed: int = 100, num_players: int = 4) -> dict:
-    """Two copies of the default heuristic with the tournament's own agent seeds: the jitter's noise."""
-    stats = evaluate(lambda: HeuristicAgent(params=DEFAULT), lambda: HeuristicAgent(params=DEFAULT),
+    """The default against a copy with its own bid-jitter luck (``aa_study.OtherLuckHeuristic``): the
+    spread that a true difference of 0 shows at this many boards."""
+    stats = evaluate(lambda: OtherLuckHeuristic(params=DEFAULT), lambda: HeuristicAgent(params=DEFAULT),
                      games=2 * deals, seed=seed, num_players=num_players, single_hand=True)
     return stats["points_per_deal_diff"]
 
@@ -87,7 +77,7 @@ def run(sweeps: Sequence[Sweep], deals: int, num_players: int = 4, out=sys.stdou
           file=out)
     if noise:
         ci = mirror_noise(deals, num_players=num_players)
-        print(f"{'(mirror, tournament seeds)':26} {ci['mean']:+.2f} [{ci['low']:+.2f}, {ci['high']:+.2f}]", file=out)
+        print(f"{'(default vs own-luck copy)':26} {ci['mean']:+.2f} [{ci['low']:+.2f}, {ci['high']:+.2f}]", file=out)
     for sweep in sweeps:
         default = getattr(DEFAULT, sweep.name)
         for value in (sweep.lower, sweep.higher):
@@ -107,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, choices=(2, 4), default=4)
     parser.add_argument("--seed", type=int, help="one seed for every comparison instead of each sweep's own")
     parser.add_argument("--noise", action="store_true",
-                        help="first, the default against itself with the tournament's agent seeds (jitter noise)")
+                        help="first, the default against a copy with its own jitter luck (a zero difference)")
     args = parser.parse_args(argv)
     unknown = [n for n in args.names if n not in known]
     if unknown:

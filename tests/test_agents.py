@@ -221,8 +221,10 @@ def test_the_params_sweep_measures_each_threshold_around_its_default():
     for sweep in SWEEPS:
         assert sweep.lower < getattr(DEFAULT, sweep.name) < sweep.higher, sweep
     first = SWEEPS[0]
-    rows = run([first], deals=3, out=io.StringIO())
+    out = io.StringIO()
+    rows = run([first], deals=3, out=out, noise=True)
     assert [(r["name"], r["value"], r["n"]) for r in rows] == [(first.name, v, 3) for v in (first.lower, first.higher)]
+    assert "(default vs own-luck copy)" in out.getvalue()
 
 
 def test_does_not_overtake_a_partner_winning_with_the_boss():

@@ -21,8 +21,9 @@ class HeuristicAgent:
 
     Deterministic for a given seed: the seed only nudges bids that sit on a
     rounding boundary (by at most 0.1 trick), so that two copies with
-    different seeds differ only where the rules hardly prefer one bid (which
-    keeps mirror matches from replaying the same game twice).
+    different seeds differ only where the rules hardly prefer one bid. (A
+    tournament gives a seat the same seed in both games of a board, so two
+    copies there replay each other exactly.)
     """
 
     needs_observation = False

@@ -3,11 +3,11 @@
 Figures written ``lower: x [a, b]; higher: y [c, d]`` come from
 ``python -m spades_env.experiments.heuristic_params NAME``: the value shown
 against the default in a duplicate match of 2,000 single-hand four-player
-boards (one fixed seed per parameter, the bid jitter seeded by seat so that
-only the parameter differs), the value's points per deal minus the
-default's with its 95% CI. Negative favours the default. For scale, two
-copies of the defaults with a tournament's own agent seeds differ by
--0.09 [-0.61, +0.44]. Parameters marked "not measured" only act at a game
+boards (one fixed seed per parameter; both games of a board draw the same
+bid jitter at a seat, so only the parameter differs), the value's points
+per deal minus the default's with its 95% CI. Negative favours the default.
+The figures were taken with seeds given by seat, the same jitter as the
+tournament's mirrored seeds give today. Parameters marked "not measured" only act at a game
 score (behind, near the target or the bag limit), which single-hand boards
 never reach, or only in the two-player game.
 """
