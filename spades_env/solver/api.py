@@ -31,6 +31,7 @@ class SearchTable:
         self.info[:, kernel.STAMP] = -1
         self.history = np.zeros((4, NUM_CARDS), np.int64)
         self.trick_bounds = np.zeros((2, 5 * kernel.COMPACT, kernel.K_RANGE), np.int64)  # workspace of one solve
+        self.stats = np.zeros(len(kernel.STATS), np.int64)  # the last solve's counters (kernel.STATS)
         self.stamp = 0
 
     def next_stamp(self) -> int:
@@ -97,7 +98,8 @@ def solve_arrays(hands: np.ndarray, trick: np.ndarray, nt: int, leader: int, spa
     values = np.full(NUM_CARDS, kernel.INF, np.int64)
     value, nodes, complete = kernel.solve_root(hands, trick, nt, leader, int(spades_broken), num_players, tables,
                                                merge, nil_bid, _COMPACT_INDEX, t.trick_bounds, t.words, t.bounds,
-                                               t.info, t.next_stamp(), t.history, values, every_move, max_nodes)
+                                               t.info, t.next_stamp(), t.history, values, every_move, max_nodes,
+                                               t.stats)
     if not complete:
         raise NodeLimitReached(f"no result within {max_nodes} nodes")
     return int(value), values, int(nodes)

@@ -69,24 +69,27 @@ K_RANGE = MAX_TRICKS + 2  # bounds[.., ci, k] for k = 0..13, then the overall bo
 OVERALL = MAX_TRICKS + 1
 SUIT_BITS = (1 << 13) - 1
 SPADE_BITS = SUIT_BITS << 39
-TT_WAYS = 16  # entries of one aggregate (suit lengths, leader, ...) share a bucket: 16 ways keep 30% more
+TT_WAYS = 64  # entries of one aggregate (suit lengths, leader, ...) share a bucket: 64 ways halve the nodes of 16
 MAX_PLY = 53
 
 # The search state ``st``: hands, the current trick's cards, tricks taken per seat since the root, then scalars.
 HAND, TRICK, TAKEN = 0, 4, 8
 (NT, LEADER, BROKEN, WIN_SEAT, WIN_CARD, LEFT, PLAYERS, CI, NODES, NODE_LIMIT, ABORTED, CUTS_FIRST, CUTS_LATER,
- PROBES, HITS) = range(12, 27)
-STATE_SIZE = 27
+ PROBES, HITS, WINDOWS) = range(12, 28)
+STATE_SIZE = 28
+STATS = (NODES, CUTS_FIRST, CUTS_LATER, PROBES, HITS, WINDOWS)  # what solve_root reports in ``stats``
 # A stack frame ``fr[ply]``.
 (ALPHA, BETA, A0, B0, BEST, BEST_CARD, IDX, CNT, PLAYER, IS_TT, CARD, U_BROKEN, U_WIN_SEAT, U_WIN_CARD,
- U_LEADER, U_NT, U_TAKER, U_TRICK, U_CI, REL_ALL, REL_BEST, REL_TT, LOW) = range(23)
+ U_LEADER, U_NT, U_TAKER, U_TRICK, U_CI, REL_ALL, REL_BEST, REL_TT, WORK0, LOW) = range(24)
 FRAME_SIZE = LOW + 4  # LOW + suit: the suit's cards below it are skipped (see next_move)
 # The key of a trick-boundary node ``kk[ply]``: suit lengths per hand, leader/broken/tricks, owner codes, suit sizes.
 K_LENGTHS, K_STATE, K_CODE, K_SIZE = 0, 1, 2, 6
 KEY_SIZE = 10
-# A table entry: ``tt_w[e]`` = lengths, state, pattern of suits 0-1, of suits 2-3; ``tt_i[e]`` = stamp, move, depth.
+# A table entry: ``tt_w[e]`` = lengths, state, pattern of suits 0-1, of suits 2-3; ``tt_i[e]`` = stamp, move, work
+# (the nodes its search took, capped: the entry that saved the least work is replaced first).
 W_LENGTHS, W_STATE, W_PATTERN = 0, 1, 2
-STAMP, MOVE, DEPTH = range(3)
+STAMP, MOVE, WORK = range(3)
+MAX_WORK = (1 << 31) - 1
 
 _M0 = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -525,8 +528,12 @@ def store_pattern(st, kk, ply, relevant):
 
 
 @njit(cache=True, _nrt=False)
-def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant):
-    """Record bounds ``[low, high]`` and the best lead for every position sharing the relevant cards."""
+def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant, work):
+    """Record bounds ``[low, high]`` and the best lead for every position sharing the relevant cards.
+
+    ``work`` is the nodes the result took. A full bucket gives up the entry that took the least: the
+    entries of one aggregate share a bucket, so a policy by depth (all alike there) would churn one slot.
+    """
     p0, p1 = store_pattern(st, kk, ply, relevant)
     base = table_slot(kk, ply, tt_w.shape[0])
     slot = -1
@@ -535,6 +542,7 @@ def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant)
                 and tt_w[e, W_PATTERN] == p0 and tt_w[e, W_PATTERN + 1] == p1 and tt_i[e, STAMP] == stamp):
             low, high = max(low, tt_v[e, 0]), min(high, tt_v[e, 1])
             move = move if move >= 0 else tt_i[e, MOVE]
+            work += tt_i[e, WORK]
             slot = e
             break
     if slot < 0:
@@ -543,12 +551,12 @@ def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant)
             if tt_i[e, STAMP] != stamp:
                 slot = e
                 break
-            if tt_i[e, DEPTH] < tt_i[slot, DEPTH]:
+            if tt_i[e, WORK] < tt_i[slot, WORK]:
                 slot = e
     tt_w[slot, W_LENGTHS], tt_w[slot, W_STATE] = kk[ply, K_LENGTHS], kk[ply, K_STATE]
     tt_w[slot, W_PATTERN], tt_w[slot, W_PATTERN + 1] = p0, p1
     tt_v[slot, 0], tt_v[slot, 1] = low, high
-    tt_i[slot, STAMP], tt_i[slot, MOVE], tt_i[slot, DEPTH] = stamp, move, st[LEFT]
+    tt_i[slot, STAMP], tt_i[slot, MOVE], tt_i[slot, WORK] = stamp, move, min(work, MAX_WORK)
 
 
 # ------------------------------------------------------------ making moves
@@ -779,7 +787,7 @@ def enter(st, fr, mv, kk, ply, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, s
             done, value, rel = trick_count_cut(st, fr, ply, bounds, nil_bid, didx)
         if done:
             return True, value, rel
-        fr[ply, IS_TT] = 1
+        fr[ply, IS_TT], fr[ply, WORK0] = 1, st[NODES]
     live = live_cards(st)
     for k in range(st[NT]):
         live |= 1 << st[TRICK + k]
@@ -850,7 +858,7 @@ def finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp):
         high = value if value < fr[ply, B0] else INF
         card = fr[ply, BEST_CARD]
         move = relative_move(live_cards(st), card) if card >= 0 else -1
-        table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, rel)
+        table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, rel, st[NODES] - fr[ply, WORK0])
     return value, rel
 
 
@@ -928,6 +936,7 @@ def exact_value(st, guess, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp
     lower, upper = bounds[0, st[CI], OVERALL], bounds[1, st[CI], OVERALL]
     g, best = min(max(guess, lower), upper), -1
     while lower < upper:
+        st[WINDOWS] += 1
         beta = g + 1 if g == lower else g
         g, card = search(st, beta - 1, beta, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk,
                          scores)
@@ -971,14 +980,14 @@ def move_value(st, root, card, best, maximizing, every_move, didx, args) -> int:
 
 @njit(cache=True)
 def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx, bounds, tt_w, tt_v, tt_i, stamp,
-               hist, values, every_move, node_limit):
+               hist, values, every_move, node_limit, stats):
     """Solve a position: ``values[card]`` gets the value of each legal card (side 0 minus side 1).
 
     Every value is exact with ``every_move``; without, only the optimal cards'
     are, and each other card gets a bound showing it is worse (an upper bound
     when side 0 is to move, a lower bound when side 1 is). ``node_limit`` > 0
-    stops the search after that many nodes. Returns (the position's value,
-    nodes searched, whether the search finished).
+    stops the search after that many nodes; ``stats[i]`` gets the counter ``STATS[i]``. Returns (the
+    position's value, nodes searched, whether the search finished).
     """
     st = start_state(hands, trick, nt, leader, broken, n, didx)
     st[NODE_LIMIT] = node_limit
@@ -1009,4 +1018,6 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
         card = lowest_card(x)
         x &= x - 1
         values[card] = values[run_top(hands[seat], live, card)]
+    for i in range(len(STATS)):
+        stats[i] = st[STATS[i]]
     return best, st[NODES], not st[ABORTED]
