@@ -54,9 +54,9 @@ class TwoPlayerDraw:
             be.put(flat, own + off["hand"] + kept, 1)
             be.put(flat, own + off["discarded"] + dropped, 1)
             be.put(flat, own + off["offered"] + first, 0)
-        rrows = be.take(self._rrows, games)
-        be.put(self._rflat, rrows + self._roff["stock"], be.take(self._stock_value, pos)[:, None])
-        be.put(self._rflat, rrows + self._roff["discard_pile"], be.take(self._pile_value, pos)[:, None])
+        observers = games[:, None] * n + self._seat_ids
+        self._put_count(observers, "stock", pos)
+        self._put_count(observers, "discard_pile", pos)
         more = pos < NUM_CARDS
         going = be.compress(more, games)
         be.put(self.current_player, going, 1 - be.compress(more, player))

@@ -1,9 +1,13 @@
 """The observation writers of the batched engine.
 
 Every seat's observation (the ``"default"`` encoding of :mod:`spades_env.observations`) is stored as a
-row that the transitions update in place, entry by entry, as the reference ``ObservationTracker`` does;
-the blocks that change at nearly every step (phase, seat to act, the current trick) and the oracle's other
-hands are written only when observations are read (:meth:`ObservationWriter._observations`).
+row that the transitions update in place, entry by entry, as the reference ``ObservationTracker`` does
+(the current trick included: a card is written into every observer's row when it is played, and the
+block is cleared when the trick is taken). The fractional entries are stored twice: as float32 and, in
+the row itself, as their uint8 code (:func:`~spades_env.observations.quantize`), so that a uint8
+observation is a copy of the row. The two blocks that change at nearly every step (phase, seat to act)
+and the oracle's other hands are written only when observations are read
+(:meth:`ObservationWriter._observations`).
 """
 
 from __future__ import annotations
@@ -49,38 +53,86 @@ class ObservationWriter:
         rel = (seats[:, None] - seats[None, :]) % n  # rel[p, o]: where seat p sits in observer o's frame
         # _rows[b, o]: flat offset of observer o's row in game b.
         self._rows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * D, i64)
-        self._rrows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * width, i64)  # the same in _reals
         # _seat_at[block][p, o]: offset in observer o's row of seat p's entry of a per-seat block.
         widths = {"bids": BID_CODES, "leader": 1, "dealer": 1}
         self._seat_at = {name: be.asarray(off[name] + rel * w, i64) for name, w in widths.items()}
-        # The hot blocks as one table per seat index (game * n + seat): flat indices (n,) of that seat's
-        # entry in every observer's row of game b. One gather instead of two gathers and an add.
         game_rows = (np.arange(B)[:, None] * n + seats[None, :]) * D  # (B, o)
-        self._entries = {name: be.asarray((game_rows[:, None, :] + off[name] + rel[None] * width)
-                                          .reshape(B * n, n), i64) for name, width in (("played", NUM_CARDS),
-                                                                                       ("voids", 4))}
+        self._voids_at = be.asarray(self._entries_table(game_rows, rel, "voids", 4), i64)
         self._broken_at = be.asarray(game_rows + off["spades_broken"], i64)  # (B, o)
-        self._hand_at = be.asarray(np.arange(B * n) * D + off["hand"], i64)  # [seat]: its own hand block
-        # _trick_at[o, s]: offset of seat s's row of the trick block in observer o's observation.
-        self._trick_at = be.asarray(off["trick"] + rel.T * NUM_CARDS, i64)
+        # Where a card played by seat (game * n + seat) is written, plus the card id: _hand_at, its own hand
+        # entry (to 0); _shown_at, the played and the trick entries in every observer's row (to 1); and
+        # _trick_at, the trick entries alone (cleared when the trick is taken).
+        self._hand_at = be.asarray(np.arange(B * n) * D + off["hand"], i64)
+        trick_at = self._entries_table(game_rows, rel, "trick")
+        self._shown_at = be.asarray(np.concatenate([self._entries_table(game_rows, rel, "played"), trick_at], axis=1),
+                                    i64)
+        self._trick_at = be.asarray(trick_at, i64)
         self._rel = be.asarray(rel, i64)
         # (own side, other side) of each observer, to lay out the per-side blocks.
         self._side_perm = be.asarray([[o % 2, 1 - o % 2] for o in range(n)], i64)
-        # float32 values exactly as the reference rounds its doubles.
-        self._tricks_value = be.asarray(np.arange(14) / 13, f32)
-        self._stock_value = be.asarray((NUM_CARDS - np.arange(NUM_CARDS + 1)) / NUM_CARDS, f32)
-        self._pile_value = be.asarray(np.arange(NUM_CARDS + 1) // 2 / 26, f32)
-        # Every seat's observation, kept in two parts so that the hot data stays in cache: the 0/1
-        # entries as uint8 in the observation's own layout (the other entries stay 0 there), and the
-        # few fractional blocks (tricks / 13, scores, bags, target, stock, discard pile) as float32.
-        # The blocks that change at nearly every step (phase, to_act, the current trick) stay 0 here:
-        # they are written into the float32 observations when these are built, from the game state.
+        self._side_ids = be.arange(2)
+        self._counted = self._count_tables(blocks, low, high)
+        # Every seat's observation, kept in two parts so that the hot data stays in cache: the rows in
+        # the observation's own layout as uint8 (the 0/1 entries, and the fractional ones as their uint8
+        # codes), and the few fractional blocks (tricks / 13, scores, bags, target, stock, discard pile)
+        # as float32 for the float32 observations. The blocks that change at nearly every step (phase,
+        # to_act) stay 0 in the rows: they are written into the observations when these are built.
         self._flags = be.zeros((B * n, D), be.u8)  # row game * n + p: seat p's observation in game b
         self._flat = self._flags.reshape(-1)
         self._reals = be.zeros((B * n, self._num_reals), f32)
         self._rflat = self._reals.reshape(-1)
         self._final_flags = be.zeros((B * n, D), be.u8)  # the same, for the last finished game of each slot
         self._final_reals = be.zeros((B * n, self._num_reals), f32)
+        # The rows' codes of the fractional entries match the float32 rows from the start (0.0 is not code 0
+        # where a block's low bound is negative: the scores).
+        zero_codes = be.astype(quantize(be.zeros(width, f32), self._real_low, self._real_high, be.xp), be.u8)
+        for rows in (self._flags, self._final_flags):
+            for start, stop, rstart in self._real_spans:
+                rows[:, start:stop] = zero_codes[rstart:rstart + stop - start]
+
+    def _count_tables(self, blocks: dict, low: np.ndarray, high: np.ndarray) -> dict:
+        """(values, codes) by count for the blocks that hold a count (tricks won, cards drawn): float32
+        exactly as the reference rounds its doubles, and the uint8 codes of these values."""
+        be = self._be
+        counted = {"tricks": np.arange(14) / 13, "stock": (NUM_CARDS - np.arange(NUM_CARDS + 1)) / NUM_CARDS,
+                   "discard_pile": np.arange(NUM_CARDS + 1) // 2 / 26}
+        tables = {}
+        for name, values in counted.items():
+            if name in blocks:
+                b, values = blocks[name], values.astype(np.float32)
+                assert len(set(low[b.start:b.stop])) == len(set(high[b.start:b.stop])) == 1, name
+                codes = quantize(values, low[b.start], high[b.start])
+                tables[name] = be.asarray(values, be.f32), be.asarray(codes, be.u8)
+        return tables
+
+    def _entries_table(self, game_rows: np.ndarray, rel: np.ndarray, block: str, width: int = NUM_CARDS):
+        """A per-seat block as one table per seat index (game * n + seat): the flat indices (n,) of that
+        seat's entry in every observer's row of its game (one gather instead of two gathers and an add)."""
+        start = self._off[block]
+        return (game_rows[:, None, :] + start + rel[None] * width).reshape(-1, self.num_players)
+
+    def _put_fractions(self, seats, block: str, values, column=0, codes=None) -> None:
+        """Fractional entries: ``values`` (float32) at ``column`` of ``block`` in the rows of observer seats
+        ``seats`` (game * n + observer), in the float32 rows and, as uint8 ``codes`` (by default
+        computed), in the stored rows (shapes broadcast; ``column`` an int or an index array)."""
+        be = self._be
+        values = be.asarray(values, be.f32)
+        at = self._roff[block] + column
+        if codes is None:
+            if isinstance(at, int):
+                low, high = self._real_low[at], self._real_high[at]
+            else:
+                low, high = be.take(self._real_low, at), be.take(self._real_high, at)
+            codes = quantize(values, low, high, be.xp)
+        be.put(self._rflat, seats * self._num_reals + at, values)
+        be.put(self._flat, seats * self._row_size + self._off[block] + column, codes)
+
+    def _put_count(self, seats, block: str, count, column=0) -> None:
+        """A count block (see ``_counted``): the entry for ``count`` (k,) at ``column`` in the rows of
+        observer seats ``seats`` (k, n)."""
+        be = self._be
+        values, codes = self._counted[block]
+        self._put_fractions(seats, block, be.take(values, count)[:, None], column, be.take(codes, count)[:, None])
 
     def _seat_entries(self, games, block: str, seat):
         """Flat indices (k, n): seat ``seat``'s entry of a per-seat block in every observer's row."""
@@ -108,10 +160,9 @@ class ObservationWriter:
         be.put(flat, rows[:, :, None] + self._seat_at["bids"][None], 1)  # code 0: nobody has bid
         be.put(flat, rows + be.take(self._seat_at["leader"], (dealer + 1) % n), 1)
         be.put(flat, rows + be.take(self._seat_at["dealer"], dealer), 1)
-        rrows = be.take(self._rrows, games)
-        be.put(self._rflat, rrows + self._roff["target"], min(cfg.target_score / 1000, SCORE_CLIP))
+        self._put_fractions(seats, "target", min(cfg.target_score / 1000, SCORE_CLIP))
         if n == 2:
-            be.put(self._rflat, rrows + self._roff["stock"], 1.0)
+            self._put_fractions(seats, "stock", 1.0)
             drawing = be.compress(phase == DRAW, games)
             if len(drawing):
                 top = be.take(self.stock, drawing * NUM_CARDS)
@@ -125,8 +176,9 @@ class ObservationWriter:
         bags = be.astype(be.take(self.bags, games)[:, self._side_perm], be.f64) / cfg.bag_limit
         seats = games[:, None] * self.num_players + self._seat_ids
         scores = be.xp.clip(scores, -SCORE_CLIP, SCORE_CLIP)
-        be.put_cols(self._reals, seats, self._roff["scores"], be.astype(scores, be.f32))
-        be.put_cols(self._reals, seats, self._roff["bags"], be.astype(bags, be.f32))
+        sides = self._side_ids  # the two entries of each per-side block
+        self._put_fractions(seats[..., None], "scores", be.astype(scores, be.f32), sides)
+        self._put_fractions(seats[..., None], "bags", be.astype(bags, be.f32), sides)
 
     def _store_final_observations(self, games) -> None:
         """The game-over observations (final totals; phase GAME_OVER, nobody to act and no trick are written
@@ -147,10 +199,10 @@ class ObservationWriter:
     def _observations(self, games, observers, final: bool = False, dtype=None):
         """Observations (shape S + (observation_size,), in ``dtype``, by default the engine's
         ``observation_dtype``) of seats ``observers`` in games ``games`` (both of shape S): the stored rows,
-        plus the phase, to_act and trick blocks written from the game state (and the other hands for the
+        plus the phase and to_act blocks written from the game state (and the other hands for the
         oracle kind). ``games is self._ar`` (the seats to act, one per game, in order) takes views instead
         of gathers. As uint8 the fractional entries are :func:`~spades_env.observations.quantize`'s codes."""
-        be, xp, off, n, D = self._be, self._be.xp, self._off, self.num_players, self.observation_size
+        be, off, n, D = self._be, self._off, self.num_players, self.observation_size
         dtype = self._obs_dtype if dtype is None else dtype
         live = games is self._ar  # then observers are the seats to act
         seats = self._acting_seat if live else games * n + observers
@@ -165,11 +217,10 @@ class ObservationWriter:
             if not final:  # at the end of a game every hand is empty
                 others = be.take(self.hands, games[..., None] * n + be.take(self._next_seats, observers))
                 out[..., self._row_size:] = be.astype(be.unpack(others), dtype).reshape(*seats.shape, -1)
-        reals = be.take(reals, seats)
-        if dtype is be.u8:
-            reals = quantize(reals, self._real_low, self._real_high, xp)
-        for start, stop, rstart in self._real_spans:
-            out[..., start:stop] = reals[..., rstart:rstart + stop - start]
+        if dtype is not be.u8:  # the rows hold uint8 codes of the fractional entries: their float32 values
+            reals = be.take(reals, seats)
+            for start, stop, rstart in self._real_spans:
+                out[..., start:stop] = reals[..., rstart:rstart + stop - start]
         flat = out.reshape(-1)
         rows = self._out_rows if live else be.arange(flat.shape[0] // D).reshape(seats.shape) * D
         if final:  # the game is over: nobody to act, no trick
@@ -181,13 +232,6 @@ class ObservationWriter:
         else:
             to_act = be.take(self._rel.reshape(-1), be.take(self.current_player, games) * n + observers)
             be.put(flat, rows + off["to_act"] + to_act, 1)
-        cards = (self.trick_cards.reshape(-1, n) if live
-                 else be.take(self.trick_cards, games[..., None] * n + self._seat_ids))  # (S, n) by seat, -1: none
-        played = cards >= 0
-        # Seat s's trick card in the observer's frame; a seat with no card writes 0 at the start of its own
-        # (empty) row of the block.
-        at = rows[..., None] + be.take(self._trick_at, observers) + xp.where(played, cards, 0)
-        be.put(flat, at, be.astype(played, dtype))
         return out
 
     def state(self):

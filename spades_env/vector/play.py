@@ -15,8 +15,7 @@ class TrickPlay:
         seat = be.take(self._acting_seat, games)  # games * n + player, from the step's start
         be.put(self.hands, seat, be.take(self.hands, seat) ^ be.take(self._card_bits, card))
         be.put(flat, be.take(self._hand_at, seat) + card, 0)
-        played = be.take(self._entries["played"], seat) + card[:, None]
-        be.put(flat, played, 1)
+        be.put(flat, be.take(self._shown_at, seat) + card[:, None], 1)  # played, and in the trick, for all
         suit = be.take(self._suit_of, card)
         size = be.take(self.trick_len, games)
         led = xp.where(size == 0, suit, be.take(self.led, games))
@@ -24,7 +23,7 @@ class TrickPlay:
         off_suit = suit != led
         shown_out = be.nonzero(off_suit)
         if len(shown_out):  # a void is shown; writing it again later is harmless
-            voids = be.take(self._entries["voids"], be.take(seat, shown_out)) + be.take(led, shown_out)[:, None]
+            voids = be.take(self._voids_at, be.take(seat, shown_out)) + be.take(led, shown_out)[:, None]
             be.put(flat, voids, 1)
         breaks = be.nonzero((suit == SPADES) & ~be.take(self.broken, games))  # led only when allowed
         if len(breaks):
@@ -50,8 +49,9 @@ class TrickPlay:
         won = games * n + winner
         count = be.take(self.tricks, won) + 1
         be.put(self.tricks, won, count)
-        be.put(self._rflat, be.take(self._rrows, games) + self._roff["tricks"] + be.take(self._rel, winner),
-               be.take(self._tricks_value, count)[:, None])
+        self._put_count(seats, "tricks", count, be.take(self._rel, winner))
+        # The trick is taken: its cards leave the trick block of every observer (seat by observer by card).
+        be.put(flat, be.take(self._trick_at, seats) + cards[:, :, None], 0)
         be.put(flat, rows + be.take(self._seat_at["leader"], be.take(self.leader, games)), 0)
         be.put(flat, rows + be.take(self._seat_at["leader"], winner), 1)
         be.put(self.leader, games, winner)
