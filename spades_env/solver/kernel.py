@@ -22,8 +22,8 @@ Why it looks the way it does:
   once when every outcome is on one side of the window (a settled hand: Nil
   failed, contract out of reach), and at trick boundaries when the *sure
   trump tricks* (the top spades must win), a Nil bidder's sealed fate (it
-  holds the top spade; or every card it holds is below all others of its
-  suit and it holds no spade) or the *quick tricks* of the leader (top cards
+  holds the top spade; or it holds no spade and, in each suit, its i-th
+  lowest card has at most i others' cards below it) or the *quick tricks* of the leader (top cards
   cashable without a ruff) confine the outcomes enough. Quick tricks can be
   declined (fewer tricks can be worth more), so they bound only the
   leader's side's result, from its own side.
@@ -43,8 +43,8 @@ Why it looks the way it does:
   winners, lead to a partner's winner or ruff; win cheaply, duck as a Nil
   bidder, cover a partner's Nil, let a partner's winner stand), and a
   history table of cut-off moves.
-- **Zero-window searches** converge on the exact value (MTD(f)); each one
-  reuses the table's bounds.
+- **Zero-window searches** converge on the exact value (MTD(f), the step
+  doubling while tests fail the same way); each one reuses the table's bounds.
 
 What is slow: a Nil bidder still standing with many tricks left. Proving it
 safe (or not) takes every defence, and the winners that decide such tricks
@@ -289,13 +289,35 @@ def sure_trumps(st):
 
 
 @njit(cache=True, _nrt=False)
+def nil_suit_safe(mine, theirs, slack) -> bool:
+    """The Nil bidder can play its cards ``mine`` of a suit without winning a trick of it, others holding
+    ``theirs``: its ``i``-th lowest card (from 0) has at most ``i - slack`` of their cards below it.
+
+    Why: it plays its highest card under the trick's best (its highest when the suit is ruffed), or its
+    highest of a suit it discards. The lowest card is below all of theirs, so it always has one under the
+    led card, and each trick takes one of its cards and, for its cards above the one played, one of their
+    cards below (the led card): the condition holds on. ``slack`` 1 is for the suit it leads itself (its
+    lowest card; the followers may then spend their high cards).
+    """
+    i = 0
+    x = mine
+    while x:
+        b = x & -x
+        x ^= b
+        if popcount(theirs & (b - 1)) > max(i - slack, 0):
+            return False
+        i += 1
+    return True
+
+
+@njit(cache=True, _nrt=False)
 def nil_safe(st, seat) -> bool:
     """The Nil bidder ``seat`` cannot take a trick whatever anyone plays.
 
-    It holds no spade and each of its cards is below every other live card
-    of its suit: a trick it follows is led higher, its discards cannot win,
-    and it never gets the lead. If it is on lead now, some other hand must
-    hold one of its suits, to follow that lead higher.
+    It holds no spade (so it never wins a ruff and never has to ruff) and
+    :func:`nil_suit_safe` holds for each of its suits, so it never wins a
+    trick and never gets the lead. If it is on lead now, it leads the lowest
+    card of a suit some other hand holds and that is safe with ``slack`` 1.
     """
     hand = st[HAND + seat]
     if hand & SPADE_BITS:
@@ -307,9 +329,9 @@ def nil_safe(st, seat) -> bool:
         if not mine:
             continue
         theirs = others & (SUIT_BITS << (13 * suit))
-        if theirs & ((2 << highest_card(mine)) - 1):
+        if not nil_suit_safe(mine, theirs, 0):
             return False
-        lead_covered = lead_covered or theirs != 0
+        lead_covered = lead_covered or (theirs != 0 and nil_suit_safe(mine, theirs, 1))
     return lead_covered
 
 
@@ -927,26 +949,70 @@ def search(st, alpha, beta, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stam
             value, rel = finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp)
 
 
-@njit(cache=True, _nrt=False)
-def exact_value(st, guess, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores):
-    """The exact value by zero-window searches converging on it (MTD(f)), starting at ``guess``.
+@njit(cache=True)
+def leaf_values(tables, tricks, n):
+    """Every value the hand can end with from the root (side 0's points minus side 1's), ascending, distinct."""
+    out = np.empty((tricks + 1) ** 3, np.int64)
+    count = 0
+    for d0 in range(tricks + 1):
+        for d1 in range(tricks + 1 - d0):
+            for d2 in range(tricks + 1 - d0 - d1 if n == 4 else 1):
+                d3 = tricks - d0 - d1 - d2 if n == 4 else 0
+                if n == 2 and d0 + d1 != tricks:
+                    continue
+                out[count] = tables[0, d0, d2] - tables[1, d1, d3]
+                count += 1
+    return np.unique(out[:count])
 
+
+@njit(cache=True, _nrt=False)
+def first_above(cand, value) -> int:
+    """The index of the first candidate value above ``value`` (``len(cand)`` when none)."""
+    lo, hi = 0, len(cand)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cand[mid] > value:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True, _nrt=False)
+def exact_value(st, guess, cand, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores):
+    """The exact value by zero-window searches converging on it, the first at ``guess``.
+
+    As MTD(f), each test is placed at the bound the last one returned; but
+    when tests keep failing the same way, the step (counted in ``cand``, the
+    values the hand can end with) doubles: bags move values one point at a
+    time, and stepping through them one test each cost whole searches.
     Returns (value, best card or -1).
     """
     lower, upper = bounds[0, st[CI], OVERALL], bounds[1, st[CI], OVERALL]
     g, best = min(max(guess, lower), upper), -1
+    beta = g + 1 if g == lower else g
+    step, rising = 1, True
     while lower < upper:
         st[WINDOWS] += 1
-        beta = g + 1 if g == lower else g
         g, card = search(st, beta - 1, beta, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk,
                          scores)
         if st[ABORTED]:
             return 0, -1
-        if g < beta:
-            upper = g
-        else:
+        up = g >= beta
+        step = step * 2 if up == rising else 1
+        rising = up
+        if up:
             lower, best = g, card
-    return g, best
+        else:
+            upper = g
+        if lower >= upper:
+            break
+        low_i, high_i = first_above(cand, lower), first_above(cand, upper) - 1  # tests at cand[low_i..high_i]
+        if low_i > high_i:  # (cannot happen: every bound is a value the hand can end with)
+            beta = lower + 1
+        else:
+            beta = cand[min(low_i + step - 1, high_i)] if up else cand[max(high_i - step + 1, low_i)]
+    return lower, best
 
 
 @njit(cache=True)
@@ -964,11 +1030,11 @@ def start_state(hands, trick, nt, leader, broken, n, didx):
 
 
 @njit(cache=True)
-def move_value(st, root, card, best, maximizing, every_move, didx, args) -> int:
+def move_value(st, root, card, best, maximizing, every_move, cand, didx, args) -> int:
     """The value after the root player plays ``card``: exact, or only whether it ties ``best``."""
     play(st, root, 0, card, didx)
     if every_move or best in (-INF, INF):
-        value, _ = exact_value(st, best, *args)
+        value, _ = exact_value(st, best, cand, *args)
     else:  # whether it ties the best: then its value is the best, else the bound shows it is worse
         edge = best if maximizing else best + 1
         value, _ = search(st, edge - 1, edge, *args)
@@ -993,12 +1059,13 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
     st[NODE_LIMIT] = node_limit
     fill_bounds(tables, (st[LEFT] + nt) // n, n, didx, bounds, nil_bid)
     fr, mv, kk, scores = workspace()
+    cand = leaf_values(tables, (st[LEFT] + nt) // n, n)
     args = (bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores)
     seat = (leader + nt) % n
     maximizing = seat & 1 == 0
     best = -INF if maximizing else INF
     if not every_move:
-        best, _ = exact_value(st, (bounds[0, st[CI], OVERALL] + bounds[1, st[CI], OVERALL]) // 2, *args)
+        best, _ = exact_value(st, (bounds[0, st[CI], OVERALL] + bounds[1, st[CI], OVERALL]) // 2, cand, *args)
     live = live_cards(st)
     for k in range(nt):
         live |= 1 << trick[k]
@@ -1010,7 +1077,7 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
     while x and not st[ABORTED]:
         card = lowest_card(x)
         x &= x - 1
-        values[card] = move_value(st, root, card, best, maximizing, every_move, didx, args)
+        values[card] = move_value(st, root, card, best, maximizing, every_move, cand, didx, args)
         if every_move:
             best = max(best, values[card]) if maximizing else min(best, values[card])
     x = legal & ~moves
