@@ -23,6 +23,8 @@ from .state import BID, BLIND, DRAW, PASS, PLAY, REPLACE, SIDE_FIELDS, GameState
 REWARD_MODES = ("score", "win")
 OBSERVATION_KINDS = ("default", "oracle")
 OBSERVATION_DTYPES = ("float32", "uint8")
+# The transition of each phase with a decision, in the order the groups of a mixed step are applied.
+PHASE_HANDLERS = {PLAY: "_play", BID: "_bid", BLIND: "_blind", PASS: "_pass", DRAW: "_draw_turn", REPLACE: "_replace"}
 
 
 class VecStep(NamedTuple):
@@ -190,14 +192,17 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         self._terminated = be.zeros(B, be.bool)
         self._truncated = be.zeros(B, be.bool)
         self._hand_done = be.zeros(B, be.bool)
-        # Games grouped by phase before any move (a handler may move a game to a later phase).
-        counts = be.to_numpy(be.xp.bincount(self.phase, minlength=len(Phase))).tolist()
-        handlers = ((PLAY, self._play), (BID, self._bid), (BLIND, self._blind), (PASS, self._pass),
-                    (DRAW, self._draw_turn), (REPLACE, self._replace))
-        groups = [(handler, self._ar if counts[phase] == B else be.nonzero(self.phase == phase))
-                  for phase, handler in handlers if counts[phase]]
-        for handler, games in groups:
-            handler(games, a if len(games) == B else be.take(a, games))
+        # Games grouped by phase before any move (a handler may move a game to a later phase); most steps
+        # find every game in one phase (two reductions instead of a count by phase).
+        low, high = int(self.phase.min()), int(self.phase.max())
+        if low == high:
+            getattr(self, PHASE_HANDLERS[low])(self._ar, a)
+        else:
+            counts = be.to_numpy(be.xp.bincount(self.phase, minlength=len(Phase))).tolist()
+            groups = [(getattr(self, handler), be.nonzero(self.phase == phase))
+                      for phase, handler in PHASE_HANDLERS.items() if counts[phase]]
+            for handler, games in groups:
+                handler(games, be.take(a, games))
         ended = be.nonzero(self.tricks_done == 13)
         if len(ended):
             self._end_hands(ended)
@@ -209,10 +214,12 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
     def _check_actions(self, a) -> None:
         if tuple(a.shape) != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
-        in_range = (a >= 0) & (a < A.NUM_ACTIONS)
-        legal = self._be.take(self._mask.reshape(-1), self._mask_rows + a * in_range) & in_range
-        if bool(legal.all()):
-            return
+        if 0 <= int(a.min()) and int(a.max()) < A.NUM_ACTIONS:
+            legal = self._be.take(self._mask.reshape(-1), self._mask_rows + a)
+            if bool(legal.all()):
+                return
+        else:
+            legal = (a >= 0) & (a < A.NUM_ACTIONS)
         b = int(self._be.nonzero(~legal)[0])
         action = int(a[b])
         legal_ids = np.flatnonzero(self._be.to_numpy(self._mask[b]))

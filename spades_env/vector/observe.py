@@ -1,13 +1,12 @@
 """The observation writers of the batched engine.
 
 Every seat's observation (the ``"default"`` encoding of :mod:`spades_env.observations`) is stored as a
-row that the transitions update in place, entry by entry, as the reference ``ObservationTracker`` does
-(the current trick included: a card is written into every observer's row when it is played, and the
-block is cleared when the trick is taken). The fractional entries are stored twice: as float32 and, in
-the row itself, as their uint8 code (:func:`~spades_env.observations.quantize`), so that a uint8
-observation is a copy of the row. The two blocks that change at nearly every step (phase, seat to act)
-and the oracle's other hands are written only when observations are read
-(:meth:`ObservationWriter._observations`).
+row that the transitions update in place, entry by entry, as the reference ``ObservationTracker`` does.
+The fractional entries are stored twice: as float32 and, in the row itself, as their uint8 code
+(:func:`~spades_env.observations.quantize`), so that a uint8 observation is a copy of the row. The
+blocks that change at nearly every step (phase, seat to act, the current trick: kept in all four rows,
+it costs more writes than it saves) and the oracle's other hands are written only when observations
+are read (:meth:`ObservationWriter._observations`).
 """
 
 from __future__ import annotations
@@ -59,13 +58,16 @@ class ObservationWriter:
         game_rows = (np.arange(B)[:, None] * n + seats[None, :]) * D  # (B, o)
         self._voids_at = be.asarray(self._entries_table(game_rows, rel, "voids", 4), i64)
         self._broken_at = be.asarray(game_rows + off["spades_broken"], i64)  # (B, o)
-        # Where a card played by seat (game * n + seat) is written, plus the card id: _hand_at, its own hand
-        # entry (to 0); _shown_at, the played and the trick entries in every observer's row (to 1); and
-        # _trick_at, the trick entries alone (cleared when the trick is taken).
+        # Where a card played by seat (game * n + seat) is written, plus the card id: its own hand entry
+        # (to 0), and its played entry in every observer's row (to 1).
         self._hand_at = be.asarray(np.arange(B * n) * D + off["hand"], i64)
-        trick_at = self._entries_table(game_rows, rel, "trick")
-        self._shown_at = be.asarray(np.concatenate([self._entries_table(game_rows, rel, "played"), trick_at], axis=1),
-                                    i64)
+        self._played_at = be.asarray(self._entries_table(game_rows, rel, "played"), i64)
+        # The current trick, written into the observations when they are read: _trick_at[o, s], the offset of
+        # seat s's row of the trick block in observer o's observation; _live_trick_at[game * n + o], the same
+        # in a batch of observations of the seats to act (row b at b * observation_size).
+        trick_at = off["trick"] + rel.T * NUM_CARDS
+        self._live_trick_at = be.asarray((np.arange(B * n) // n * self.observation_size)[:, None]
+                                         + np.tile(trick_at, (B, 1)), i64)
         self._trick_at = be.asarray(trick_at, i64)
         self._rel = be.asarray(rel, i64)
         # (own side, other side) of each observer, to lay out the per-side blocks.
@@ -76,7 +78,8 @@ class ObservationWriter:
         # the observation's own layout as uint8 (the 0/1 entries, and the fractional ones as their uint8
         # codes), and the few fractional blocks (tricks / 13, scores, bags, target, stock, discard pile)
         # as float32 for the float32 observations. The blocks that change at nearly every step (phase,
-        # to_act) stay 0 in the rows: they are written into the observations when these are built.
+        # to_act, the current trick) stay 0 in the rows: they are written into the observations when these
+        # are built.
         self._flags = be.zeros((B * n, D), be.u8)  # row game * n + p: seat p's observation in game b
         self._flat = self._flags.reshape(-1)
         self._reals = be.zeros((B * n, self._num_reals), f32)
@@ -181,8 +184,8 @@ class ObservationWriter:
         self._put_fractions(seats[..., None], "bags", be.astype(bags, be.f32), sides)
 
     def _store_final_observations(self, games) -> None:
-        """The game-over observations (final totals; phase GAME_OVER, nobody to act and no trick are written
-        when they are read), kept before the slot starts a new game."""
+        """The game-over observations (final totals; phase GAME_OVER and nobody to act are written when
+        they are read), kept before the slot starts a new game."""
         be = self._be
         self._write_totals(games)
         if len(games) == self.num_envs:  # every game ended together (single hands): swap, all rows are rebuilt
@@ -199,7 +202,7 @@ class ObservationWriter:
     def _observations(self, games, observers, final: bool = False, dtype=None):
         """Observations (shape S + (observation_size,), in ``dtype``, by default the engine's
         ``observation_dtype``) of seats ``observers`` in games ``games`` (both of shape S): the stored rows,
-        plus the phase and to_act blocks written from the game state (and the other hands for the
+        plus the phase, to_act and trick blocks written from the game state (and the other hands for the
         oracle kind). ``games is self._ar`` (the seats to act, one per game, in order) takes views instead
         of gathers. As uint8 the fractional entries are :func:`~spades_env.observations.quantize`'s codes."""
         be, off, n, D = self._be, self._off, self.num_players, self.observation_size
@@ -232,6 +235,14 @@ class ObservationWriter:
         else:
             to_act = be.take(self._rel.reshape(-1), be.take(self.current_player, games) * n + observers)
             be.put(flat, rows + off["to_act"] + to_act, 1)
+        cards = (self.trick_cards.reshape(-1, n) if live
+                 else be.take(self.trick_cards, games[..., None] * n + self._seat_ids))  # (S, n) by seat, -1: none
+        played = cards >= 0
+        # Seat s's trick card in the observer's frame; a seat with no card writes 0 at the start of its own
+        # (empty) row of the block.
+        at = (be.take(self._live_trick_at, seats) if live
+              else rows[..., None] + be.take(self._trick_at, observers)) + be.xp.where(played, cards, 0)
+        be.put(flat, at, be.astype(played, dtype))
         return out
 
     def state(self):

@@ -15,7 +15,7 @@ class TrickPlay:
         seat = be.take(self._acting_seat, games)  # games * n + player, from the step's start
         be.put(self.hands, seat, be.take(self.hands, seat) ^ be.take(self._card_bits, card))
         be.put(flat, be.take(self._hand_at, seat) + card, 0)
-        be.put(flat, be.take(self._shown_at, seat) + card[:, None], 1)  # played, and in the trick, for all
+        be.put(flat, be.take(self._played_at, seat) + card[:, None], 1)
         suit = be.take(self._suit_of, card)
         size = be.take(self.trick_len, games)
         led = xp.where(size == 0, suit, be.take(self.led, games))
@@ -50,8 +50,6 @@ class TrickPlay:
         count = be.take(self.tricks, won) + 1
         be.put(self.tricks, won, count)
         self._put_count(seats, "tricks", count, be.take(self._rel, winner))
-        # The trick is taken: its cards leave the trick block of every observer (seat by observer by card).
-        be.put(flat, be.take(self._trick_at, seats) + cards[:, :, None], 0)
         be.put(flat, rows + be.take(self._seat_at["leader"], be.take(self.leader, games)), 0)
         be.put(flat, rows + be.take(self._seat_at["leader"], winner), 1)
         be.put(self.leader, games, winner)
