@@ -34,7 +34,10 @@ Why it looks the way it does:
   cuts). It matches every position with the same suit lengths in every hand,
   the same leader, spades broken and trick counts, whose top cards of each
   suit down to the lowest relevant one sit in the same hands: small cards
-  that never mattered may lie anywhere.
+  that never mattered may lie anywhere. Without a Nil bid a hand's value is
+  set by each side's trick total, and entries hold bounds on side 0's tricks
+  from there on instead of values, which hold whatever tricks were taken
+  before (:func:`trick_range`): trick counts leave the key.
 - **Equivalent cards are one move:** cards of one hand and suit with no card
   of another hand (or of the current trick) between them; and once a card
   below every relevant card of its suit was tried, the lower cards of that
@@ -75,8 +78,8 @@ MAX_PLY = 53
 # The search state ``st``: hands, the current trick's cards, tricks taken per seat since the root, then scalars.
 HAND, TRICK, TAKEN = 0, 4, 8
 (NT, LEADER, BROKEN, WIN_SEAT, WIN_CARD, LEFT, PLAYERS, CI, NODES, NODE_LIMIT, ABORTED, CUTS_FIRST, CUTS_LATER,
- PROBES, HITS, WINDOWS) = range(12, 28)
-STATE_SIZE = 28
+ PROBES, HITS, WINDOWS, BY_TRICKS) = range(12, 29)
+STATE_SIZE = 29
 STATS = (NODES, CUTS_FIRST, CUTS_LATER, PROBES, HITS, WINDOWS)  # what solve_root reports in ``stats``
 # A stack frame ``fr[ply]``.
 (ALPHA, BETA, A0, B0, BEST, BEST_CARD, IDX, CNT, PLAYER, IS_TT, CARD, U_BROKEN, U_WIN_SEAT, U_WIN_CARD,
@@ -413,7 +416,8 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
 @njit(cache=True, _nrt=False)
 def boundary_key(st, merge, kk, ply):
     """Fill ``kk[ply]`` for the trick-boundary position: lengths per hand and suit, the leader, spades broken,
-    the tricks taken (per side when its members' tricks count alike), and each suit's owners high to low."""
+    the tricks taken (per side when its members' tricks count alike; none with ``BY_TRICKS``), and each
+    suit's owners high to low."""
     lengths = 0
     for suit in range(4):
         size = 0
@@ -425,6 +429,8 @@ def boundary_key(st, merge, kk, ply):
     d0, d1, d2, d3 = st[TAKEN], st[TAKEN + 1], st[TAKEN + 2], st[TAKEN + 3]
     side0 = d0 + d2 if merge[0] else d0 | d2 << 4
     side1 = d1 + d3 if merge[1] else d1 | d3 << 4
+    if st[BY_TRICKS]:  # entries hold trick bounds: good for any tricks taken so far
+        side0, side1 = 0, 0
     kk[ply, K_LENGTHS] = lengths
     kk[ply, K_STATE] = side0 | side1 << 8 | st[LEADER] << 16 | st[BROKEN] << 18
     m0, m1 = st[HAND + 1] | st[HAND + 3], st[HAND + 2] | st[HAND + 3]
@@ -496,7 +502,7 @@ def absolute_move(live, move) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp):
+def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     """Look the trick-boundary position up (``kk[ply]`` filled) and narrow the window.
 
     Returns (done, value, relevant cards, the stored lead or -1).
@@ -517,6 +523,12 @@ def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp):
     if low_e < 0 and high_e < 0 and move < 0:
         return False, 0, 0, -1
     st[HITS] += 1
+    if st[BY_TRICKS]:  # side 0 takes from ``low`` to ``high`` of the tricks left: their values here
+        tricks = st[LEFT] // st[PLAYERS]
+        if low_e >= 0:
+            low, _ = range_bounds(bounds, st[CI], low, tricks)
+        if high_e >= 0:
+            _, high = range_bounds(bounds, st[CI], 0, high)
     if low >= fr[ply, BETA]:
         return True, low, pattern_cards(st, tt_w, low_e), -1
     if high <= fr[ply, ALPHA]:
@@ -550,12 +562,37 @@ def store_pattern(st, kk, ply, relevant):
 
 
 @njit(cache=True, _nrt=False)
-def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant, work):
+def trick_range(st, bounds, low, high):
+    """The tricks of those left that side 0 must take (at least, at most) for values in ``[low, high]``.
+
+    With ``BY_TRICKS`` (no Nil: a hand's value is set by each side's trick total) the table holds these
+    instead of values, as the bridge solver DDS does: whether a side can force a number of the remaining
+    tricks depends on the cards, not on the tricks taken before, so one entry serves every way here.
+    """
+    tricks = st[LEFT] // st[PLAYERS]
+    k_low, k_high = 0, tricks
+    if low > -INF:
+        k_low = tricks
+        for k in range(tricks, -1, -1):
+            if bounds[1, st[CI], k] >= low:
+                k_low = k
+    if high < INF:
+        k_high = 0
+        for k in range(tricks + 1):
+            if bounds[0, st[CI], k] <= high:
+                k_high = k
+    return k_low, k_high
+
+
+@njit(cache=True, _nrt=False)
+def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant, work, bounds):
     """Record bounds ``[low, high]`` and the best lead for every position sharing the relevant cards.
 
     ``work`` is the nodes the result took. A full bucket gives up the entry that took the least: the
     entries of one aggregate share a bucket, so a policy by depth (all alike there) would churn one slot.
     """
+    if st[BY_TRICKS]:
+        low, high = trick_range(st, bounds, low, high)
     p0, p1 = store_pattern(st, kk, ply, relevant)
     base = table_slot(kk, ply, tt_w.shape[0])
     slot = -1
@@ -702,6 +739,10 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
     low_first = 13 - card % 13
     if nil_standing(st, nil_bid, seat):
         return 64 + popcount(live & mask & ~((2 << card) - 1) & ~st[HAND + seat])
+    for other in range(1, n, 2):  # attack an opponent's Nil: lead under all its cards of the suit
+        nil_hand = st[HAND + (seat + other) % n] & mask
+        if nil_standing(st, nil_bid, (seat + other) % n) and nil_hand and card < lowest_card(nil_hand):
+            return 90 + low_first
     opponent_ruffs = False
     for other in range(n):
         if (other - seat) % 2 and card // 13 != 3 and not st[HAND + other] & mask and st[HAND + other] & SPADE_BITS:
@@ -804,7 +845,7 @@ def enter(st, fr, mv, kk, ply, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, s
             value, rel = last_trick(st, bounds, didx, scores)
             return True, value, rel
         boundary_key(st, merge, kk, ply)
-        done, value, rel, first = probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp)
+        done, value, rel, first = probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds)
         if not done:
             done, value, rel = trick_count_cut(st, fr, ply, bounds, nil_bid, didx)
         if done:
@@ -864,7 +905,7 @@ def child_returned(st, fr, ply, value, rel, hist, cards) -> bool:
 
 
 @njit(cache=True, _nrt=False)
-def finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp):
+def finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     """(value, relevant cards) of the node at ``ply``; at a trick boundary, recorded in the table.
 
     A bound that one child proved (a max node failing high, a min node
@@ -880,7 +921,8 @@ def finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp):
         high = value if value < fr[ply, B0] else INF
         card = fr[ply, BEST_CARD]
         move = relative_move(live_cards(st), card) if card >= 0 else -1
-        table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, rel, st[NODES] - fr[ply, WORK0])
+        table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, rel, st[NODES] - fr[ply, WORK0],
+                    bounds)
     return value, rel
 
 
@@ -938,7 +980,7 @@ def search(st, alpha, beta, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stam
             if not done:
                 continue
         else:
-            value, rel = finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp)
+            value, rel = finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds)
         while True:  # hand the value up until a frame has moves left to try
             if ply == 0:
                 return value, fr[0, BEST_CARD]
@@ -946,7 +988,7 @@ def search(st, alpha, beta, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stam
             unplay(st, fr, ply)
             if not child_returned(st, fr, ply, value, rel, hist, scores):
                 break
-            value, rel = finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp)
+            value, rel = finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds)
 
 
 @njit(cache=True)
@@ -1057,6 +1099,7 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
     """
     st = start_state(hands, trick, nt, leader, broken, n, didx)
     st[NODE_LIMIT] = node_limit
+    st[BY_TRICKS] = merge[0] & merge[1]
     fill_bounds(tables, (st[LEFT] + nt) // n, n, didx, bounds, nil_bid)
     fr, mv, kk, scores = workspace()
     cand = leaf_values(tables, (st[LEFT] + nt) // n, n)
