@@ -54,7 +54,7 @@ class TwoPlayerDraw:
             be.put(flat, own + off["hand"] + kept, 1)
             be.put(flat, own + off["discarded"] + dropped, 1)
             be.put(flat, own + off["offered"] + first, 0)
-        observers = games[:, None] * n + self._seat_ids
+        observers = be.take(self._game_seats, games)
         self._put_count(observers, "stock", pos)
         self._put_count(observers, "discard_pile", pos)
         more = pos < NUM_CARDS
@@ -62,7 +62,7 @@ class TwoPlayerDraw:
         be.put(self.current_player, going, 1 - be.compress(more, player))
         ended = be.compress(~more, games)
         if len(ended):  # the stock is empty: both players look at their hands and the bidding starts
-            both = ended[:, None] * n + self._seat_ids
+            both = be.take(self._game_seats, ended)
             be.put_cols(self._flags, both, off["hand"], be.astype(be.unpack(be.take(self.hands, both)), be.u8))
             self._advance_bidding(ended)
         return going

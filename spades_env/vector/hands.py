@@ -41,7 +41,7 @@ class HandCycle:
         records; returns which games are over."""
         be, xp, cfg, n = self._be, self._be.xp, self.config, self.num_players
         k = len(games)
-        seats = games[:, None] * n + self._seat_ids
+        seats = be.take(self._game_seats, games)
         bids, blind, tricks = be.take(self.bids, seats), be.take(self.blind, seats), be.take(self.tricks, seats)
         # (k, side, member): seat = member * 2 + side (partners 0 & 2 and 1 & 3; or one player per side).
         by_side = [x.reshape(k, n // 2, 2).swapaxes(1, 2) for x in (bids, blind, tricks)]
@@ -90,7 +90,7 @@ class HandCycle:
         be, xp, n = self._be, self._be.xp, self.num_players
         k = len(slots)
         games, dealer = be.asarray(slots, be.i64), be.asarray(dealers, be.i64)
-        seats = games[:, None] * n + self._seat_ids
+        seats = be.take(self._game_seats, games)
         if n == 4:
             hands = np.bitwise_or.reduce(np.left_shift(1, decks.reshape(k, n, 13)), axis=2)
             be.put(self.hands, seats, be.asarray(hands, be.i64))

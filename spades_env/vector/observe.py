@@ -50,12 +50,13 @@ class ObservationWriter:
         self._out_phase = self._out_rows + off["phase"]
         seats = np.arange(n)
         rel = (seats[:, None] - seats[None, :]) % n  # rel[p, o]: where seat p sits in observer o's frame
-        # _rows[b, o]: flat offset of observer o's row in game b.
-        self._rows = be.asarray((np.arange(B)[:, None] * n + seats[None, :]) * D, i64)
-        # _seat_at[block][p, o]: offset in observer o's row of seat p's entry of a per-seat block.
+        game_rows = (np.arange(B)[:, None] * n + seats[None, :]) * D  # (B, o): where observer o's row of game b starts
+        # _seat_at[block][game * n + p]: flat indices (n,) of seat p's entry of a per-seat block in every row
+        # of the game (plus the bid code for "bids").
         widths = {"bids": BID_CODES, "leader": 1, "dealer": 1}
-        self._seat_at = {name: be.asarray(off[name] + rel * w, i64) for name, w in widths.items()}
-        game_rows = (np.arange(B)[:, None] * n + seats[None, :]) * D  # (B, o)
+        self._seat_at = {name: be.asarray(self._entries_table(game_rows, rel, name, w), i64)
+                         for name, w in widths.items()}
+        self._game_seats = be.asarray(np.arange(B * n).reshape(B, n), i64)  # [b]: the seats of game b
         self._voids_at = be.asarray(self._entries_table(game_rows, rel, "voids", 4), i64)
         self._broken_at = be.asarray(game_rows + off["spades_broken"], i64)  # (B, o)
         # Where a card played by seat (game * n + seat) is written, plus the card id: its own hand entry
@@ -80,6 +81,10 @@ class ObservationWriter:
         # as float32 for the float32 observations. The blocks that change at nearly every step (phase,
         # to_act, the current trick) stay 0 in the rows: they are written into the observations when these
         # are built.
+        # Each part is kept only where it is read: the codes for uint8 observations, the float32 values for
+        # float32 ones and for state() (oracle).
+        self._keep_codes = self._obs_dtype is be.u8
+        self._keep_reals = not self._keep_codes or self.observation_kind == "oracle"
         self._flags = be.zeros((B * n, D), be.u8)  # row game * n + p: seat p's observation in game b
         self._flat = self._flags.reshape(-1)
         self._reals = be.zeros((B * n, self._num_reals), f32)
@@ -89,7 +94,7 @@ class ObservationWriter:
         # The rows' codes of the fractional entries match the float32 rows from the start (0.0 is not code 0
         # where a block's low bound is negative: the scores).
         zero_codes = be.astype(quantize(be.zeros(width, f32), self._real_low, self._real_high, be.xp), be.u8)
-        for rows in (self._flags, self._final_flags):
+        for rows in (self._flags, self._final_flags) if self._keep_codes else ():
             for start, stop, rstart in self._real_spans:
                 rows[:, start:stop] = zero_codes[rstart:rstart + stop - start]
 
@@ -117,17 +122,20 @@ class ObservationWriter:
     def _put_fractions(self, seats, block: str, values, column=0, codes=None) -> None:
         """Fractional entries: ``values`` (float32) at ``column`` of ``block`` in the rows of observer seats
         ``seats`` (game * n + observer), in the float32 rows and, as uint8 ``codes`` (by default
-        computed), in the stored rows (shapes broadcast; ``column`` an int or an index array)."""
+        computed), in the stored rows, each where kept (shapes broadcast; ``column`` an int or an index
+        array)."""
         be = self._be
-        values = be.asarray(values, be.f32)
         at = self._roff[block] + column
+        if self._keep_reals:
+            be.put(self._rflat, seats * self._num_reals + at, be.asarray(values, be.f32))
+        if not self._keep_codes:
+            return
         if codes is None:
             if isinstance(at, int):
                 low, high = self._real_low[at], self._real_high[at]
             else:
                 low, high = be.take(self._real_low, at), be.take(self._real_high, at)
-            codes = quantize(values, low, high, be.xp)
-        be.put(self._rflat, seats * self._num_reals + at, values)
+            codes = quantize(be.asarray(values, be.f32), low, high, be.xp)
         be.put(self._flat, seats * self._row_size + self._off[block] + column, codes)
 
     def _put_count(self, seats, block: str, count, column=0) -> None:
@@ -135,12 +143,13 @@ class ObservationWriter:
         observer seats ``seats`` (k, n)."""
         be = self._be
         values, codes = self._counted[block]
-        self._put_fractions(seats, block, be.take(values, count)[:, None], column, be.take(codes, count)[:, None])
+        values = be.take(values, count)[:, None] if self._keep_reals else None
+        codes = be.take(codes, count)[:, None] if self._keep_codes else None
+        self._put_fractions(seats, block, values, column, codes)
 
     def _seat_entries(self, games, block: str, seat):
         """Flat indices (k, n): seat ``seat``'s entry of a per-seat block in every observer's row."""
-        be = self._be
-        return be.take(self._rows, games) + be.take(self._seat_at[block], seat)
+        return self._be.take(self._seat_at[block], games * self.num_players + seat)
 
     def _own_row(self, games, seat):
         """Flat index (k,) where seat ``seat``'s own observation row starts."""
@@ -155,14 +164,14 @@ class ObservationWriter:
         """Rebuild the rows of ``games`` (seats ``seats``, (k, n)) for a hand just dealt: a seat that may
         still choose Blind Nil does not see its hand yet."""
         be, off, flat, n, cfg = self._be, self._off, self._flat, self.num_players, self.config
-        rows = be.take(self._rows, games)
         be.put(self._flags, seats, 0)
-        be.put(self._reals, seats, 0.0)
+        if self._keep_reals:
+            be.put(self._reals, seats, 0.0)
         be.put_cols(self._flags, seats, off["hand"],
                     be.astype(be.unpack(be.take(self.hands, seats)) & ~may_blind[:, :, None], be.u8))
-        be.put(flat, rows[:, :, None] + self._seat_at["bids"][None], 1)  # code 0: nobody has bid
-        be.put(flat, rows + be.take(self._seat_at["leader"], (dealer + 1) % n), 1)
-        be.put(flat, rows + be.take(self._seat_at["dealer"], dealer), 1)
+        be.put(flat, be.take(self._seat_at["bids"], seats), 1)  # code 0: nobody has bid
+        be.put(flat, self._seat_entries(games, "leader", (dealer + 1) % n), 1)
+        be.put(flat, self._seat_entries(games, "dealer", dealer), 1)
         self._put_fractions(seats, "target", min(cfg.target_score / 1000, SCORE_CLIP))
         if n == 2:
             self._put_fractions(seats, "stock", 1.0)
@@ -177,7 +186,7 @@ class ObservationWriter:
         be, cfg = self._be, self.config
         scores = be.astype(be.take(self.scores, games)[:, self._side_perm], be.f64) / cfg.target_score
         bags = be.astype(be.take(self.bags, games)[:, self._side_perm], be.f64) / cfg.bag_limit
-        seats = games[:, None] * self.num_players + self._seat_ids
+        seats = be.take(self._game_seats, games)
         scores = be.xp.clip(scores, -SCORE_CLIP, SCORE_CLIP)
         sides = self._side_ids  # the two entries of each per-side block
         self._put_fractions(seats[..., None], "scores", be.astype(scores, be.f32), sides)
@@ -193,9 +202,10 @@ class ObservationWriter:
             self._reals, self._final_reals = self._final_reals, self._reals
             self._flat, self._rflat = self._flags.reshape(-1), self._reals.reshape(-1)
             return
-        seats = games[:, None] * self.num_players + self._seat_ids
+        seats = be.take(self._game_seats, games)
         be.put(self._final_flags, seats, be.take(self._flags, seats))
-        be.put(self._final_reals, seats, be.take(self._reals, seats))
+        if self._keep_reals:
+            be.put(self._final_reals, seats, be.take(self._reals, seats))
 
     # --------------------------------------------------------------- views
 

@@ -41,8 +41,7 @@ class TrickPlay:
     def _finish_tricks(self, games) -> None:
         """Score the completed tricks: the card of highest trick power (cards.TRICK_POWER) wins."""
         be, flat, n = self._be, self._flat, self.num_players
-        rows = be.take(self._rows, games)
-        seats = games[:, None] * n + self._seat_ids
+        seats = be.take(self._game_seats, games)
         cards = be.take(self.trick_cards, seats)  # (k, n) by seat
         power = be.take(self._trick_power, be.take(self.led, games)[:, None] * NUM_CARDS + cards)
         winner = power.argmax(axis=1)
@@ -50,8 +49,8 @@ class TrickPlay:
         count = be.take(self.tricks, won) + 1
         be.put(self.tricks, won, count)
         self._put_count(seats, "tricks", count, be.take(self._rel, winner))
-        be.put(flat, rows + be.take(self._seat_at["leader"], be.take(self.leader, games)), 0)
-        be.put(flat, rows + be.take(self._seat_at["leader"], winner), 1)
+        be.put(flat, self._seat_entries(games, "leader", be.take(self.leader, games)), 0)
+        be.put(flat, be.take(self._seat_at["leader"], won), 1)
         be.put(self.leader, games, winner)
         be.put(self.current_player, games, winner)
         be.put(self.trick_len, games, 0)
