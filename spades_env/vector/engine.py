@@ -159,6 +159,7 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         slots = np.arange(B)
         first_dealers = self._deals.new_games(slots, seeds, dealers)
         self._start_hands(slots, first_dealers, self._deals.permutations(slots) if fixed is None else fixed)
+        self._note_phase()
         self._acting_seat = self._ar * n + self.current_player
         self._mask = self._legal_mask()
         zeros = be.zeros(B, be.bool)
@@ -193,10 +194,9 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         self._truncated = be.zeros(B, be.bool)
         self._hand_done = be.zeros(B, be.bool)
         # Games grouped by phase before any move (a handler may move a game to a later phase); most steps
-        # find every game in one phase (two reductions instead of a count by phase).
-        low, high = int(self.phase.min()), int(self.phase.max())
-        if low == high:
-            getattr(self, PHASE_HANDLERS[low])(self._ar, a)
+        # find every game in one phase (_phase_now, noted when the last step or reset ended).
+        if self._phase_now is not None:
+            getattr(self, PHASE_HANDLERS[self._phase_now])(self._ar, a)
         else:
             counts = be.to_numpy(be.xp.bincount(self.phase, minlength=len(Phase))).tolist()
             groups = [(getattr(self, handler), be.nonzero(self.phase == phase))
@@ -206,6 +206,7 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         ended = be.nonzero(self.tricks_done == 13)
         if len(ended):
             self._end_hands(ended)
+        self._note_phase()
         self._acting_seat = self._ar * n + self.current_player
         self._mask = self._legal_mask()
         return VecStep(self._current_obs(), self._mask, be.copy(self.current_player), self._rewards,
@@ -230,20 +231,33 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
 
     # --------------------------------------------------------------- views
 
+    def _note_phase(self) -> None:
+        """``_phase_now``: the phase of every game when they are all in one (most steps), else None."""
+        low = int(self.phase.min())
+        self._phase_now = low if low == int(self.phase.max()) else None
+
     def _legal_mask(self):
         """(B, 71) legal actions of the seat to act in every game (SpadesGame.legal_mask, batched)."""
         be, xp = self._be, self._be.xp
         hand = be.take(self.hands, self._acting_seat)
-        led = be.take(self._suit_masks, self.led)
-        # Cards allowed before the fallback to the whole hand: the suit led, else non-spades until broken.
-        allowed = xp.where(self.trick_len > 0, led, xp.where(self.broken, FULL_DECK, FULL_DECK ^ SPADE_MASK))
-        restricted = hand & allowed
-        plays = xp.where(restricted != 0, restricted, hand)
+        if self._phase_now == PLAY:  # card play everywhere: the legal plays alone
+            words = be.zeros((self.num_envs, 2), be.i64)
+            words[:, 0] = self._legal_plays(hand)
+            return be.unpack(words, A.NUM_ACTIONS)
         source = be.take(self._card_source, self.phase)
-        cards = xp.where(source == 2, plays, xp.where(source == 1, hand, 0))
+        cards = xp.where(source == 2, self._legal_plays(hand), xp.where(source == 1, hand, 0))
         words = be.take(self._other_actions, self.phase)
         words[:, 0] |= cards
         return be.unpack(words, A.NUM_ACTIONS)
+
+    def _legal_plays(self, hand):
+        """The cards of ``hand`` (B,) that may be played now: of the suit led, else non-spades until spades
+        are broken, else (none of these held) the whole hand."""
+        xp = self._be.xp
+        led = self._be.take(self._suit_masks, self.led)
+        allowed = xp.where(self.trick_len > 0, led, xp.where(self.broken, FULL_DECK, FULL_DECK ^ SPADE_MASK))
+        restricted = hand & allowed
+        return xp.where(restricted != 0, restricted, hand)
 
     def hand_record(self, game: int) -> dict:
         """The last hand scored in slot ``game``, with the fields of ``SpadesGame.hand_records`` it keeps

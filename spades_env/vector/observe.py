@@ -57,6 +57,11 @@ class ObservationWriter:
         self._seat_at = {name: be.asarray(self._entries_table(game_rows, rel, name, w), i64)
                          for name, w in widths.items()}
         self._game_seats = be.asarray(np.arange(B * n).reshape(B, n), i64)  # [b]: the seats of game b
+        # _tricks_at[game * n + p]: seat p's tricks-won entry in every observer's stored row (+ the code) and
+        # float32 row (+ the value).
+        real_rows = (np.arange(B)[:, None] * n + seats[None, :]) * width
+        self._tricks_at = (be.asarray(self._entries_table(game_rows, rel, "tricks", 1), i64),
+                           be.asarray(self._entries_table(real_rows, rel, "tricks", 1, self._roff), i64))
         self._voids_at = be.asarray(self._entries_table(game_rows, rel, "voids", 4), i64)
         self._broken_at = be.asarray(game_rows + off["spades_broken"], i64)  # (B, o)
         # Where a card played by seat (game * n + seat) is written, plus the card id: its own hand entry
@@ -113,10 +118,13 @@ class ObservationWriter:
                 tables[name] = be.asarray(values, be.f32), be.asarray(codes, be.u8)
         return tables
 
-    def _entries_table(self, game_rows: np.ndarray, rel: np.ndarray, block: str, width: int = NUM_CARDS):
+    def _entries_table(self, game_rows: np.ndarray, rel: np.ndarray, block: str, width: int = NUM_CARDS,
+                       offsets: dict | None = None):
         """A per-seat block as one table per seat index (game * n + seat): the flat indices (n,) of that
-        seat's entry in every observer's row of its game (one gather instead of two gathers and an add)."""
-        start = self._off[block]
+        seat's entry in every observer's row of its game (one gather instead of two gathers and an add).
+        ``game_rows`` (B, o): where the rows start; ``offsets``: the blocks' offsets in a row (the
+        observation's by default)."""
+        start = (self._off if offsets is None else offsets)[block]
         return (game_rows[:, None, :] + start + rel[None] * width).reshape(-1, self.num_players)
 
     def _put_fractions(self, seats, block: str, values, column=0, codes=None) -> None:
@@ -137,6 +145,16 @@ class ObservationWriter:
                 low, high = be.take(self._real_low, at), be.take(self._real_high, at)
             codes = quantize(be.asarray(values, be.f32), low, high, be.xp)
         be.put(self._flat, seats * self._row_size + self._off[block] + column, codes)
+
+    def _put_tricks_won(self, won, count) -> None:
+        """Seats ``won`` (game * n + seat, (k,)) have now won ``count`` tricks: their entry in every row."""
+        be = self._be
+        values, codes = self._counted["tricks"]
+        flags_at, reals_at = self._tricks_at
+        if self._keep_reals:
+            be.put(self._rflat, be.take(reals_at, won), be.take(values, count)[:, None])
+        if self._keep_codes:
+            be.put(self._flat, be.take(flags_at, won), be.take(codes, count)[:, None])
 
     def _put_count(self, seats, block: str, count, column=0) -> None:
         """A count block (see ``_counted``): the entry for ``count`` (k,) at ``column`` in the rows of
@@ -239,10 +257,14 @@ class ObservationWriter:
         if final:  # the game is over: nobody to act, no trick
             be.put(flat, rows + off["phase"] + GAME_OVER, 1)
             return out
-        be.put(flat, self._out_phase + self.phase if live else rows + off["phase"] + be.take(self.phase, games), 1)
         if live:
+            if self._phase_now is not None:  # most steps: one column
+                out[:, off["phase"] + self._phase_now] = 1
+            else:
+                be.put(flat, self._out_phase + self.phase, 1)
             out[:, off["to_act"]] = 1  # the seat to act sees itself (seat 0 of its frame) to act
         else:
+            be.put(flat, rows + off["phase"] + be.take(self.phase, games), 1)
             to_act = be.take(self._rel.reshape(-1), be.take(self.current_player, games) * n + observers)
             be.put(flat, rows + off["to_act"] + to_act, 1)
         cards = (self.trick_cards.reshape(-1, n) if live
@@ -252,7 +274,7 @@ class ObservationWriter:
         # (empty) row of the block.
         at = (be.take(self._live_trick_at, seats) if live
               else rows[..., None] + be.take(self._trick_at, observers)) + be.xp.where(played, cards, 0)
-        be.put(flat, at, be.astype(played, dtype))
+        be.put(flat, at, played)
         return out
 
     def state(self):

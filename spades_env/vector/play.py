@@ -11,48 +11,48 @@ class TrickPlay:
 
     def _play(self, games, card) -> None:
         be, xp, flat, n = self._be, self._be.xp, self._flat, self.num_players
-        player = be.take(self.current_player, games)
-        seat = be.take(self._acting_seat, games)  # games * n + player, from the step's start
+        player = self._of(self.current_player, games)
+        seat = self._of(self._acting_seat, games)  # games * n + player, from the step's start
         be.put(self.hands, seat, be.take(self.hands, seat) ^ be.take(self._card_bits, card))
         be.put(flat, be.take(self._hand_at, seat) + card, 0)
         be.put(flat, be.take(self._played_at, seat) + card[:, None], 1)
         suit = be.take(self._suit_of, card)
-        size = be.take(self.trick_len, games)
-        led = xp.where(size == 0, suit, be.take(self.led, games))
-        be.put(self.led, games, led)
+        size = self._of(self.trick_len, games)
+        led = xp.where(size == 0, suit, self._of(self.led, games))
+        self._set(self.led, games, led)
         off_suit = suit != led
         shown_out = be.nonzero(off_suit)
         if len(shown_out):  # a void is shown; writing it again later is harmless
             voids = be.take(self._voids_at, be.take(seat, shown_out)) + be.take(led, shown_out)[:, None]
             be.put(flat, voids, 1)
-        breaks = be.nonzero((suit == SPADES) & ~be.take(self.broken, games))  # led only when allowed
+        breaks = be.nonzero((suit == SPADES) & ~self._of(self.broken, games))  # led only when allowed
         if len(breaks):
             breaking = be.take(games, breaks)
             be.put(self.broken, breaking, True)
             be.put(flat, be.take(self._broken_at, breaking), 1)
         be.put(self.trick_cards, seat, card)
         size = size + 1
-        be.put(self.trick_len, games, size)
-        be.put(self.current_player, games, be.take(self._next_seat, player))
+        self._set(self.trick_len, games, size)
+        self._set(self.current_player, games, be.take(self._next_seat, player))
         complete = be.nonzero(size == n)
         if len(complete):
-            self._finish_tricks(be.take(games, complete))
+            self._finish_tricks(games if len(complete) == len(games) else be.take(games, complete))
 
     def _finish_tricks(self, games) -> None:
         """Score the completed tricks: the card of highest trick power (cards.TRICK_POWER) wins."""
         be, flat, n = self._be, self._flat, self.num_players
-        seats = be.take(self._game_seats, games)
+        seats = self._of(self._game_seats, games)
         cards = be.take(self.trick_cards, seats)  # (k, n) by seat
-        power = be.take(self._trick_power, be.take(self.led, games)[:, None] * NUM_CARDS + cards)
+        power = be.take(self._trick_power, self._of(self.led, games)[:, None] * NUM_CARDS + cards)
         winner = power.argmax(axis=1)
         won = games * n + winner
         count = be.take(self.tricks, won) + 1
         be.put(self.tricks, won, count)
-        self._put_count(seats, "tricks", count, be.take(self._rel, winner))
-        be.put(flat, self._seat_entries(games, "leader", be.take(self.leader, games)), 0)
+        self._put_tricks_won(won, count)
+        be.put(flat, self._seat_entries(games, "leader", self._of(self.leader, games)), 0)
         be.put(flat, be.take(self._seat_at["leader"], won), 1)
-        be.put(self.leader, games, winner)
-        be.put(self.current_player, games, winner)
-        be.put(self.trick_len, games, 0)
+        self._set(self.leader, games, winner)
+        self._set(self.current_player, games, winner)
+        self._set(self.trick_len, games, 0)
         be.put(self.trick_cards, seats, -1)
-        be.put(self.tricks_done, games, be.take(self.tricks_done, games) + 1)
+        self._set(self.tricks_done, games, self._of(self.tricks_done, games) + 1)

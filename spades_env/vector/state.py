@@ -20,7 +20,20 @@ SIDE_FIELDS = SideScores._fields  # the SideScore fields, in the order of the la
 
 
 class GameState:
-    """Allocates the state arrays (``num_envs``, ``num_players``, ``_be`` must be set)."""
+    """Allocates the state arrays (``num_envs``, ``num_players``, ``_be`` must be set) and reads and writes
+    them per game."""
+
+    def _of(self, x, games):
+        """``x[games]`` for a per-game array; ``x`` itself (not a copy: read it before ``x`` is written) when
+        ``games`` is every game in order (``self._ar``), as on most steps."""
+        return x if games is self._ar else self._be.take(x, games)
+
+    def _set(self, x, games, value) -> None:
+        """``x[games] = value`` for a per-game array (in place over the whole array for ``self._ar``)."""
+        if games is self._ar:
+            x[...] = value
+        else:
+            self._be.put(x, games, value)
 
     def _init_state(self) -> None:
         be, B, n = self._be, self.num_envs, self.num_players
