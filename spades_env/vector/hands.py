@@ -89,8 +89,10 @@ class HandCycle:
         of these games' observations are rebuilt from scratch."""
         be, xp, n = self._be, self._be.xp, self.num_players
         k = len(slots)
-        games, dealer = be.asarray(slots, be.i64), be.asarray(dealers, be.i64)
-        seats = be.take(self._game_seats, games)
+        # Every slot (single hands end together): the whole arrays are written in place.
+        games = self._ar if k == self.num_envs else be.asarray(slots, be.i64)
+        dealer = be.asarray(dealers, be.i64)
+        seats = self._of(self._game_seats, games)
         if n == 4:
             hands = np.bitwise_or.reduce(np.left_shift(1, decks.reshape(k, n, 13)), axis=2)
             be.put(self.hands, seats, be.asarray(hands, be.i64))
@@ -101,15 +103,15 @@ class HandCycle:
             first = dealer  # the first drawer
         for per_game in (self.stock_pos, self.pile, self.returned, self.replaced, self.trick_len, self.tricks_done,
                          self.num_passes, self.passes_done):
-            be.put(per_game, games, 0)
-        be.put(self.broken, games, False)
+            self._set(per_game, games, 0)
+        self._set(self.broken, games, False)
         be.put(self.exchanges, games[:, None] * 2 + be.arange(2), -1)
-        be.put(self.dealer, games, dealer)
-        be.put(self.leader, games, (dealer + 1) % n)
-        be.put(self.current_player, games, first)
+        self._set(self.dealer, games, dealer)
+        self._set(self.leader, games, (dealer + 1) % n)
+        self._set(self.current_player, games, first)
         scores = be.take(self.scores, games)
-        be.put(self.scores_before, games, scores)
-        be.put(self.bags_before, games, be.take(self.bags, games))
+        self._set(self.scores_before, games, scores)
+        self._set(self.bags_before, games, be.take(self.bags, games))
         be.put(self.bids, seats, -1)
         be.put(self.blind, seats, False)
         be.put(self.tricks, seats, 0)
@@ -118,7 +120,7 @@ class HandCycle:
         be.put(self.decided, seats, ~may_blind)  # and so sees the hand from the start
         first_decided = be.take(self.decided, games * n + first)
         phase = xp.where(first_decided, BID if n == 4 else DRAW, BLIND)
-        be.put(self.phase, games, phase)
+        self._set(self.phase, games, phase)
         self._write_new_hand_rows(games, seats, dealer, may_blind, phase)
 
     def _may_blind(self, scores):

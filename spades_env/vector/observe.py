@@ -78,8 +78,14 @@ class ObservationWriter:
         self._rel = be.asarray(rel, i64)
         # (own side, other side) of each observer, to lay out the per-side blocks.
         self._side_perm = be.asarray([[o % 2, 1 - o % 2] for o in range(n)], i64)
-        self._side_ids = be.arange(2)
+        self._totals_ids = be.arange(4)  # scores (own side, other side), then bags (the same)
+        assert blocks["bags"].start == blocks["scores"].stop and self._roff["bags"] == self._roff["scores"] + 2
         self._counted = self._count_tables(blocks, low, high)
+        self._init_rows()
+
+    def _init_rows(self) -> None:
+        """The stored rows (see the module docstring)."""
+        be, B, n, D, f32 = self._be, self.num_envs, self.num_players, self._row_size, self._be.f32
         # Every seat's observation, kept in two parts so that the hot data stays in cache: the rows in
         # the observation's own layout as uint8 (the 0/1 entries, and the fractional ones as their uint8
         # codes), and the few fractional blocks (tricks / 13, scores, bags, target, stock, discard pile)
@@ -98,7 +104,7 @@ class ObservationWriter:
         self._final_reals = be.zeros((B * n, self._num_reals), f32)
         # The rows' codes of the fractional entries match the float32 rows from the start (0.0 is not code 0
         # where a block's low bound is negative: the scores).
-        zero_codes = be.astype(quantize(be.zeros(width, f32), self._real_low, self._real_high, be.xp), be.u8)
+        zero_codes = be.astype(quantize(be.zeros(self._num_reals, f32), self._real_low, self._real_high, be.xp), be.u8)
         for rows in (self._flags, self._final_flags) if self._keep_codes else ():
             for start, stop, rstart in self._real_spans:
                 rows[:, start:stop] = zero_codes[rstart:rstart + stop - start]
@@ -182,9 +188,9 @@ class ObservationWriter:
         """Rebuild the rows of ``games`` (seats ``seats``, (k, n)) for a hand just dealt: a seat that may
         still choose Blind Nil does not see its hand yet."""
         be, off, flat, n, cfg = self._be, self._off, self._flat, self.num_players, self.config
-        be.put(self._flags, seats, 0)
-        if self._keep_reals:
-            be.put(self._reals, seats, 0.0)
+        for rows, kept in ((self._flags, True), (self._reals, self._keep_reals)):
+            if kept:
+                self._set(rows.reshape(self.num_envs, -1), games, 0)  # a game's rows are contiguous
         be.put_cols(self._flags, seats, off["hand"],
                     be.astype(be.unpack(be.take(self.hands, seats)) & ~may_blind[:, :, None], be.u8))
         be.put(flat, be.take(self._seat_at["bids"], seats), 1)  # code 0: nobody has bid
@@ -206,9 +212,9 @@ class ObservationWriter:
         bags = be.astype(be.take(self.bags, games)[:, self._side_perm], be.f64) / cfg.bag_limit
         seats = be.take(self._game_seats, games)
         scores = be.xp.clip(scores, -SCORE_CLIP, SCORE_CLIP)
-        sides = self._side_ids  # the two entries of each per-side block
-        self._put_fractions(seats[..., None], "scores", be.astype(scores, be.f32), sides)
-        self._put_fractions(seats[..., None], "bags", be.astype(bags, be.f32), sides)
+        # The two blocks are next to each other in both forms of the rows: one write.
+        totals = be.astype(be.xp.concatenate([scores, bags], axis=2), be.f32)
+        self._put_fractions(seats[..., None], "scores", totals, self._totals_ids)
 
     def _store_final_observations(self, games) -> None:
         """The game-over observations (final totals; phase GAME_OVER and nobody to act are written when
