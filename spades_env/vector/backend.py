@@ -104,6 +104,17 @@ class Backend:
         raw = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(*lead, -1)
         return np.unpackbits(raw, axis=-1, count=width, bitorder="little").view(bool)
 
+    def unpack_word(self, masks, width: int):
+        """One-word bitmasks (int64, any shape) as booleans (..., width): bit i at index i, and False past
+        bit 63 (a card mask as a whole row of actions, say)."""
+        if self.is_torch:
+            bits = (masks[..., None] >> self._bits) & 1 == 1
+            if width <= 64:
+                return bits[..., :width]
+            return self.xp.cat([bits, self.zeros((*masks.shape, width - 64), self.bool)], dim=-1)
+        raw = np.ascontiguousarray(masks, np.int64).view(np.uint8).reshape(*masks.shape, 8)
+        return np.unpackbits(raw, axis=-1, count=width, bitorder="little").view(bool)
+
     def astype(self, x, dtype):
         return x.to(dtype) if self.is_torch else x.astype(dtype)
 

@@ -95,7 +95,9 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         self._ar = be.arange(self.num_envs)
         self._mask_rows = self._ar * A.NUM_ACTIONS  # where game b's row starts in the flat (B, 71) mask
         self._side_of = be.asarray(seats % 2, i64)
-        self._suit_masks = be.asarray(SUIT_MASKS, i64)
+        # [led]: the cards that may be played if held: the suit led, else (NO_TRICK + broken) non-spades until
+        # spades are broken, then any.
+        self._allowed = be.asarray([*SUIT_MASKS, FULL_DECK ^ SPADE_MASK, FULL_DECK], i64)
         self._card_ids = be.arange(NUM_CARDS)
         self._card_bits = be.asarray(1 << np.arange(NUM_CARDS), i64)  # [card]: its bit in a hand mask
         self._seat_ids = be.arange(n)
@@ -241,9 +243,7 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         be, xp = self._be, self._be.xp
         hand = be.take(self.hands, self._acting_seat)
         if self._phase_now == PLAY:  # card play everywhere: the legal plays alone
-            words = be.zeros((self.num_envs, 2), be.i64)
-            words[:, 0] = self._legal_plays(hand)
-            return be.unpack(words, A.NUM_ACTIONS)
+            return be.unpack_word(self._legal_plays(hand), A.NUM_ACTIONS)
         source = be.take(self._card_source, self.phase)
         cards = xp.where(source == 2, self._legal_plays(hand), xp.where(source == 1, hand, 0))
         words = be.take(self._other_actions, self.phase)
@@ -253,11 +253,8 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
     def _legal_plays(self, hand):
         """The cards of ``hand`` (B,) that may be played now: of the suit led, else non-spades until spades
         are broken, else (none of these held) the whole hand."""
-        xp = self._be.xp
-        led = self._be.take(self._suit_masks, self.led)
-        allowed = xp.where(self.trick_len > 0, led, xp.where(self.broken, FULL_DECK, FULL_DECK ^ SPADE_MASK))
-        restricted = hand & allowed
-        return xp.where(restricted != 0, restricted, hand)
+        restricted = hand & self._be.take(self._allowed, self.led)
+        return self._be.xp.where(restricted != 0, restricted, hand)
 
     def hand_record(self, game: int) -> dict:
         """The last hand scored in slot ``game``, with the fields of ``SpadesGame.hand_records`` it keeps

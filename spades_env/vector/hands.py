@@ -11,7 +11,7 @@ import numpy as np
 
 from ..cards import NUM_CARDS
 from ..scoring import POINTS_PER_REWARD, decide_winners, score_sides
-from .state import BID, BLIND, DRAW
+from .state import BID, BLIND, DRAW, NO_TRICK
 
 
 class HandCycle:
@@ -105,6 +105,7 @@ class HandCycle:
                          self.num_passes, self.passes_done):
             self._set(per_game, games, 0)
         self._set(self.broken, games, False)
+        self._set(self.led, games, NO_TRICK)
         be.put(self.exchanges, games[:, None] * 2 + be.arange(2), -1)
         self._set(self.dealer, games, dealer)
         self._set(self.leader, games, (dealer + 1) % n)

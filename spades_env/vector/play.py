@@ -4,6 +4,7 @@ for the conventions)."""
 from __future__ import annotations
 
 from ..cards import NUM_CARDS, SPADES
+from .state import NO_TRICK
 
 
 class TrickPlay:
@@ -54,5 +55,6 @@ class TrickPlay:
         self._set(self.leader, games, winner)
         self._set(self.current_player, games, winner)
         self._set(self.trick_len, games, 0)
+        self._set(self.led, games, NO_TRICK + be.astype(self._of(self.broken, games), be.i64))
         be.put(self.trick_cards, seats, -1)
         self._set(self.tricks_done, games, self._of(self.tricks_done, games) + 1)

@@ -16,6 +16,7 @@ MAX_REPLACEMENTS = 3  # two players: a Blind Nil bidder replaces up to 3 cards
 # Phase ids as plain ints (array libraries take them as scalars).
 BLIND, BID, PASS, DRAW, REPLACE, PLAY, GAME_OVER = (int(p) for p in (
     Phase.BLIND, Phase.BID, Phase.PASS, Phase.DRAW, Phase.REPLACE, Phase.PLAY, Phase.GAME_OVER))
+NO_TRICK = 4  # the value of ``led`` between tricks while spades are not broken (NO_TRICK + 1 once they are)
 SIDE_FIELDS = SideScores._fields  # the SideScore fields, in the order of the last axis of the kept "sides"
 
 
@@ -45,7 +46,9 @@ class GameState:
         self.tricks = be.zeros(B * n, i64)
         self.trick_cards = be.full(B * n, -1, i64)  # card each seat put in the current trick
         self.trick_len = be.zeros(B, i64)
-        self.led = be.zeros(B, i64)  # suit led in the current trick
+        # The suit led in the current trick; between tricks NO_TRICK + spades broken (0/1): an index into
+        # the cards that may be led or followed (the engine's _allowed).
+        self.led = be.full(B, NO_TRICK, i64)
         self.broken = be.zeros(B, bool_)
         self.tricks_done = be.zeros(B, i64)
         self.leader = be.zeros(B, i64)
