@@ -32,7 +32,8 @@ engine, one row per batch size).
   ``observation_dtype="uint8"`` (the observations in a quarter of the bytes,
   :func:`spades_env.observations.to_uint8`).
 
-Usage: ``python -m spades_env.experiments.bench_env --seconds 10 --json bench.json``.
+Usage: ``python -m spades_env.experiments.bench_env --seconds 10 --json bench.json``; ``--rows TEXT``
+(repeatable) keeps the rows whose name contains TEXT, and the OpenSpiel reference.
 """
 
 from __future__ import annotations
@@ -194,16 +195,20 @@ def rows(device: str | None = None) -> list[tuple[str, Callable[[Budget, random.
     ]
 
 
-def benchmark(budget: Budget, seed: int, rounds: int, device: str | None = None) -> dict[str, Tally | None]:
-    """Run every row in ``rounds`` alternating rounds (after a one-hand warm-up each) and sum their tallies."""
+def benchmark(budget: Budget, seed: int, rounds: int, device: str | None = None,
+              only: Sequence[str] = ()) -> dict[str, Tally | None]:
+    """Run every row in ``rounds`` alternating rounds (after a one-hand warm-up each) and sum their tallies.
+    ``only``: keep the rows whose name contains one of these strings (and the OpenSpiel reference)."""
     share = Budget(hands=None if budget.hands is None else max(1, budget.hands // rounds),
                    seconds=None if budget.seconds is None else budget.seconds / rounds)
+    chosen = [(index, name, run) for index, (name, run) in enumerate(rows(device))
+              if not only or name == OPENSPIEL_ROW or any(part in name for part in only)]
     results: dict[str, Tally | None] = {}
-    for name, run in rows(device):
+    for _, name, run in chosen:
         warm = run(Budget(hands=1), random.Random(seed))
         results[name] = None if warm is None else Tally()
     for r in range(rounds):
-        for index, (name, run) in enumerate(rows(device)):
+        for index, name, run in chosen:
             if results[name] is not None:
                 results[name].add(run(share, random.Random(seed * 1000 + r * 100 + index)))
     return results
@@ -232,18 +237,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="PATH", help="also write the figures to this JSON file")
     parser.add_argument("--device", default=None,
                         help="run the vector engine rows on this torch device (e.g. cuda) instead of numpy")
+    parser.add_argument("--rows", action="append", default=[], metavar="TEXT",
+                        help="only the rows whose name contains TEXT (repeat for more; OpenSpiel is always kept)")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     budget = Budget(hands=args.hands) if args.hands is not None else Budget(seconds=args.seconds or 6.0)
     started, load_before = datetime.datetime.now().astimezone().isoformat(timespec="seconds"), os.getloadavg()
-    results = benchmark(budget, args.seed, args.rounds, args.device)
+    results = benchmark(budget, args.seed, args.rounds, args.device, args.rows)
     load_after = os.getloadavg()
     print(table(results))
     print(f"\nload average (1, 5, 15 min) before: {_load(load_before)}, after: {_load(load_after)} "
           f"on {os.cpu_count()} cores")
-    ours, peer = results[OURS_ROW], results.get(OPENSPIEL_ROW)
-    ratio = ours.rate / peer.rate if peer and peer.rate else None
+    ours, peer = results.get(OURS_ROW), results.get(OPENSPIEL_ROW)
+    ratio = ours.rate / peer.rate if ours and peer and peer.rate else None
     if ratio is not None:
         print(f"\nspades_v0 / OpenSpiel: {ratio:.2f}x")
     if args.json:
@@ -269,7 +276,7 @@ def _load(load: tuple[float, float, float]) -> str:
 # ------------------------------------------------------------ the batched engine (issue 7)
 
 VECTOR_BATCH_SIZES = (1, 64, 256, 1024, 4096)
-UINT8_BATCH_SIZES = (1024, 4096)
+UINT8_BATCH_SIZES = (512, 1024, 4096)
 GPU_BATCH_SIZES = (1024, 4096, 16384, 65536, 262144)  # a GPU needs far more games per call to be busy
 
 
