@@ -279,7 +279,7 @@ class ObservationWriter:
         # Seat s's trick card in the observer's frame; a seat with no card writes 0 at the start of its own
         # (empty) row of the block.
         at = (be.take(self._live_trick_at, seats) if live
-              else rows[..., None] + be.take(self._trick_at, observers)) + be.xp.where(played, cards, 0)
+              else rows[..., None] + be.take(self._trick_at, observers)) + cards * played
         be.put(flat, at, played)
         return out
 
