@@ -17,9 +17,12 @@ Usage: ``python -m spades_env.experiments.bench_solver --positions 30 --json sol
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
+import os
 import platform
+import sys
 import time
 from dataclasses import asdict, dataclass
 
@@ -108,8 +111,9 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     warm_up()
     load_s = time.perf_counter() - start
+    load_before = os.getloadavg()[0]
     print(f"compile or cache load: {load_s:.1f} s; {'every move exact' if args.every_move else 'value + best moves'}"
-          f"{'; no Nil bids' if args.no_nil else ''}")
+          f"{'; no Nil bids' if args.no_nil else ''}; load average {load_before:.2f}")
     print(f"{'variant':>7} {'tricks':>6} {'n':>4} {'nil':>4} {'capped':>6} {'median ms':>10} {'p90 ms':>10} "
           f"{'max ms':>10} {'median nodes':>12} {'p90 nodes':>12}")
     rows = []
@@ -119,7 +123,10 @@ def main(argv: list[str] | None = None) -> None:
             rows.append(row)
             print(show(row), flush=True)
     if args.json:
-        meta = {"seed": args.seed, "every_move": args.every_move, "load_s": round(load_s, 2),
+        meta = {"command": " ".join(["python -m spades_env.experiments.bench_solver", *sys.argv[1:]]),
+                "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],  # at the start, at the end
+                "seed": args.seed, "every_move": args.every_move, "load_s": round(load_s, 2),
                 "max_nodes": args.max_nodes, "nil_bids": not args.no_nil,
                 "machine": platform.processor() or platform.machine(), "python": platform.python_version()}
         with open(args.json, "w") as fh:
