@@ -40,7 +40,9 @@ Arrays are numpy by default; ``device="cuda"`` (or ``"cpu"``, ``"torch"``)
 runs the same code on torch tensors. Every indexed read and write goes
 through :meth:`~spades_env.vector.backend.Backend.take` / ``put`` on flat
 arrays, which are fast in numpy and, as ``index_select`` / ``index_copy_``,
-in torch.
+in torch; on the steps where every game is in one phase (most of them), the
+per-game arrays are read and written whole instead (``GameState._of`` /
+``_set``).
 
 A self-play loop::
 
