@@ -334,7 +334,7 @@ def _batch_chooser(vec, seed: int) -> Callable:
 
         def choose(mask: np.ndarray) -> np.ndarray:
             order = gen.permutation(mask.shape[1])
-            return order[mask.take(order, axis=1).argmax(axis=1)]
+            return order[mask[:, order].argmax(axis=1)]  # indexing: columns faster than take(axis=1)
 
         return choose
     import torch
