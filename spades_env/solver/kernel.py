@@ -52,8 +52,15 @@ Why it looks the way it does:
 What is slow: a Nil bidder still standing with many tricks left. Proving it
 safe (or not) takes every defence, and the winners that decide such tricks
 are low cards, so table entries fix most of each suit and generalise little
-(a 10-trick ending can take millions of nodes). Stronger static Nil
-reasoning is the next step; ``max_nodes`` bounds the cost meanwhile.
+(a 10-trick ending can take millions of nodes). The static rule above only
+fires for a Nil bidder without spades; one holding low spades can be made
+to ruff, which no cheap rule settles. Tried and dropped (node counts on the
+benchmark's positions): settling windows that only ask "does the Nil stand"
+by a separate +1/-1 game with its own table entries (that game alone took
+as many nodes as the whole solve: the proof is the hard part, not the
+trick counts); second-hand-low and protect-the-Nil follow rules (more
+nodes); 128 table ways (10% fewer nodes, no faster). ``max_nodes`` bounds
+the cost.
 
 Layout shared with :mod:`spades_env.solver.api`: cards are ids 0..51
 (``suit * 13 + rank``, spades = 3); seats 2 and 3 are empty in the
@@ -502,6 +509,16 @@ def absolute_move(live, move) -> int:
 
 
 @njit(cache=True, _nrt=False)
+def trick_values(st, bounds, low, high, has_low, has_high):
+    """The values here when side 0 takes from ``low`` to ``high`` of the tricks left (see :func:`trick_range`)."""
+    if has_low:
+        low, _ = range_bounds(bounds, st[CI], low, st[LEFT] // st[PLAYERS])
+    if has_high:
+        _, high = range_bounds(bounds, st[CI], 0, high)
+    return low, high
+
+
+@njit(cache=True, _nrt=False)
 def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     """Look the trick-boundary position up (``kk[ply]`` filled) and narrow the window.
 
@@ -511,8 +528,10 @@ def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     base = table_slot(kk, ply, tt_w.shape[0])
     low, high, low_e, high_e, move = -INF, INF, -1, -1, -1
     for e in range(base, base + TT_WAYS):
+        if tt_i[e, STAMP] != stamp:
+            break  # the rest of the bucket is of other solves (see table_store)
         if (tt_w[e, W_LENGTHS] != kk[ply, K_LENGTHS] or tt_w[e, W_STATE] != kk[ply, K_STATE]
-                or tt_i[e, STAMP] != stamp or not matches(tt_w, e, kk, ply)):
+                or not matches(tt_w, e, kk, ply)):
             continue
         if tt_v[e, 0] > low:
             low, low_e = tt_v[e, 0], e
@@ -523,12 +542,8 @@ def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     if low_e < 0 and high_e < 0 and move < 0:
         return False, 0, 0, -1
     st[HITS] += 1
-    if st[BY_TRICKS]:  # side 0 takes from ``low`` to ``high`` of the tricks left: their values here
-        tricks = st[LEFT] // st[PLAYERS]
-        if low_e >= 0:
-            low, _ = range_bounds(bounds, st[CI], low, tricks)
-        if high_e >= 0:
-            _, high = range_bounds(bounds, st[CI], 0, high)
+    if st[BY_TRICKS]:
+        low, high = trick_values(st, bounds, low, high, low_e >= 0, high_e >= 0)
     if low >= fr[ply, BETA]:
         return True, low, pattern_cards(st, tt_w, low_e), -1
     if high <= fr[ply, ALPHA]:
@@ -590,28 +605,27 @@ def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant,
 
     ``work`` is the nodes the result took. A full bucket gives up the entry that took the least: the
     entries of one aggregate share a bucket, so a policy by depth (all alike there) would churn one slot.
+    A new entry takes the bucket's first one of another solve, so a solve's entries are a prefix of the
+    bucket and a scan stops at the first stale one.
     """
     if st[BY_TRICKS]:
         low, high = trick_range(st, bounds, low, high)
     p0, p1 = store_pattern(st, kk, ply, relevant)
     base = table_slot(kk, ply, tt_w.shape[0])
-    slot = -1
+    slot = base
     for e in range(base, base + TT_WAYS):
+        if tt_i[e, STAMP] != stamp:
+            slot = e
+            break
         if (tt_w[e, W_LENGTHS] == kk[ply, K_LENGTHS] and tt_w[e, W_STATE] == kk[ply, K_STATE]
-                and tt_w[e, W_PATTERN] == p0 and tt_w[e, W_PATTERN + 1] == p1 and tt_i[e, STAMP] == stamp):
+                and tt_w[e, W_PATTERN] == p0 and tt_w[e, W_PATTERN + 1] == p1):
             low, high = max(low, tt_v[e, 0]), min(high, tt_v[e, 1])
             move = move if move >= 0 else tt_i[e, MOVE]
             work += tt_i[e, WORK]
             slot = e
             break
-    if slot < 0:
-        slot = base
-        for e in range(base, base + TT_WAYS):
-            if tt_i[e, STAMP] != stamp:
-                slot = e
-                break
-            if tt_i[e, WORK] < tt_i[slot, WORK]:
-                slot = e
+        if tt_i[e, WORK] < tt_i[slot, WORK]:
+            slot = e
     tt_w[slot, W_LENGTHS], tt_w[slot, W_STATE] = kk[ply, K_LENGTHS], kk[ply, K_STATE]
     tt_w[slot, W_PATTERN], tt_w[slot, W_PATTERN + 1] = p0, p1
     tt_v[slot, 0], tt_v[slot, 1] = low, high
