@@ -32,12 +32,13 @@ EVALUATIONS = {
 }
 
 
-def tournament_args(name: str, out: Path, seed: int, games: int | None, settings: dict) -> list[str]:
+def tournament_args(name: str, out: Path, seed: int, games: int | None, settings: dict,
+                    workers: int = 1) -> list[str]:
     opponent, default_games, extra = EVALUATIONS[name]
     given = "".join(f"{key}={value}," for key, value in settings.items() if value is not None)
     search = f"search:{given}timings={out / 'timings.jsonl'},name=search"
     return ["--agents", search, opponent, "--games", str(games or default_games), "--seed", str(seed),
-            "--out", str(out), "--workers", "1", "--no-progress", "--no-plot", *extra]
+            "--out", str(out), "--workers", str(workers), "--no-progress", "--no-plot", *extra]
 
 
 def report(out: Path) -> str:
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="folder (default results/search_<evaluation>)")
     parser.add_argument("--seed", type=int, default=31337)
     parser.add_argument("--games", type=int, default=None, help="games (default: the evaluation's)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1: one core)")
     for key in SETTINGS:
         parser.add_argument(f"--{key.replace('_', '-')}", type=float if key == "ms" else int, default=None,
                             help=f"SearchAgent's {key} (default: the agent's)")
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or Path("results") / f"search_{args.evaluation}"
     if not args.report:
         settings = {key: getattr(args, key) for key in SETTINGS}
-        code = tournament_main(tournament_args(args.evaluation, out, args.seed, args.games, settings))
+        code = tournament_main(tournament_args(args.evaluation, out, args.seed, args.games, settings, args.workers))
         if code:
             return code
     print(report(out))

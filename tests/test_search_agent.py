@@ -166,3 +166,13 @@ def test_registered_with_keyword_arguments(tmp_path):
     play_game([agent, HeuristicAgent()] * 2, seed=1, config=SpadesConfig(single_hand=True))
     agent.close()
     assert '"rows"' in (tmp_path / "t.jsonl").read_text()
+
+
+def test_the_evaluations_run_the_tournament_with_the_given_settings_and_workers(tmp_path):
+    from spades_env.experiments.eval_search import tournament_args
+
+    args = tournament_args("ppo-single", tmp_path, 31337, None, {"worlds": 8, "ms": None}, workers=2)
+    assert args[args.index("--agents") + 1] == f"search:worlds=8,timings={tmp_path / 'timings.jsonl'},name=search"
+    assert args[args.index("--agents") + 2] == "ppo"
+    assert [args[args.index(flag) + 1] for flag in ("--games", "--seed", "--workers")] == ["1000", "31337", "2"]
+    assert "--single-hand" in args
