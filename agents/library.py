@@ -25,6 +25,7 @@ from the file: load only files you trust.
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -51,7 +52,7 @@ def _library(prefix: str) -> ModuleType:
                           f"pip install -e '.[{prefix}]'") from None
 
 
-class LibraryPolicy:
+class LibraryPolicy(ABC):
     """A policy saved by an RL library, played through the :class:`spades_env.agent.Agent` protocol.
 
     Subclasses load the file and implement :meth:`choose`; this class checks
@@ -89,9 +90,9 @@ class LibraryPolicy:
                                f"(legal: {np.flatnonzero(legal).tolist()})")
         return action
 
+    @abstractmethod
     def choose(self, obs: np.ndarray, legal: np.ndarray) -> int:
         """The library's greedy action for ``obs`` given the legal actions ``legal`` (bool)."""
-        raise NotImplementedError
 
 
 def _existing(path: str | Path, prefix: str, what: str) -> Path:
