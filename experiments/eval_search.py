@@ -13,7 +13,9 @@ Evaluations (``--seed`` 31337 by default, a seed the agent was never tuned on):
 
 - ``heuristic-single``: search vs heuristic, 1,000 single-hand games (500 deals);
 - ``heuristic-games``: search vs heuristic, 200 games to 500 (100 boards);
-- ``ppo-single``: search vs ppo, 1,000 single-hand games.
+- ``ppo-single``: search vs ppo, 1,000 single-hand games;
+- ``heuristic-games-house``: search vs heuristic, 200 games to 500 under the house rule that offers
+  Blind Nil only to a side 100 or more behind (``--blind-nil-min-deficit 100``).
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ from pathlib import Path
 
 from spades_env.agents.tournament import main as tournament_main
 
-SETTINGS = ("worlds", "ms", "max_tricks", "bid_worlds")  # SearchAgent's arguments; unset, the agent's defaults
+# SearchAgent's arguments; unset, the agent's defaults
+SETTINGS = ("worlds", "ms", "max_tricks", "bid_worlds", "blind_worlds")
 EVALUATIONS = {
     "heuristic-single": ("heuristic", 1000, ["--single-hand"]),
     "heuristic-games": ("heuristic", 200, []),
     "ppo-single": ("ppo", 1000, ["--single-hand"]),
+    "heuristic-games-house": ("heuristic", 200, ["--blind-nil-min-deficit", "100"]),
 }
 
 

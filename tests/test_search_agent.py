@@ -12,9 +12,9 @@ from spades_env.agents.base import make_agent
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.match import play_game
 from spades_env.agents.search import SearchAgent
-from spades_env.agents.search.bidding import search_bid
+from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, search_card, tricks_left
-from spades_env.agents.search.worlds import InconsistentView, fill, game_from_view, worlds
+from spades_env.agents.search.worlds import InconsistentView, fill, game_from_view, unseen_world, worlds
 from spades_env.cards import SUIT_MASKS, card_id
 from spades_env.determinize import resample
 from spades_env.game import Phase, SpadesConfig, SpadesGame
@@ -83,7 +83,7 @@ def test_best_card_prefers_the_heuristics_card_then_low_cards():
 
 
 def _agent(**kwargs) -> SearchAgent:
-    return SearchAgent(**{"worlds": 6, "ms": 30, "bid_worlds": 3, "seed": 5, **kwargs})
+    return SearchAgent(**{"worlds": 6, "ms": 30, "bid_worlds": 3, "blind_worlds": 3, "seed": 5, **kwargs})
 
 
 @pytest.mark.parametrize("num_players", [4, 2])
@@ -97,6 +97,47 @@ def test_plays_legal_moves_over_whole_games(num_players):
     assert {"BID", "PLAY"} <= phases
     assert any(row["phase"] == "PLAY" and row["searched"] > 0 and row["worlds_solved"] >= 4 for row in rows)
     assert all(row["searched"] == 1 for row in rows if row["phase"] == "BID")
+    blind = [row["searched"] for row in rows if row["phase"] == "BLIND"]
+    assert blind and all(searched == (num_players == 4) for searched in blind)  # four players: by search
+
+
+def _blind_choices(games: int, seed: int):
+    """Four-player views at the Blind Nil choice, at varied scores and after varied earlier bids."""
+    bot = HeuristicAgent(seed=seed)
+    for g in range(games):
+        game = SpadesGame(num_players=4, max_hands=1)
+        game.reset(seed=seed + g, scores=[[0, 0], [0, 200], [300, 100]][g % 3])
+        while not game.game_over:
+            if game.phase == Phase.BLIND:
+                yield player_view(game, game.current_player)
+            game.apply(ask(bot, game, None))
+
+
+def test_unseen_worlds_show_the_same_view_and_deal_uniformly():
+    rng = np.random.default_rng(4)
+    views = list(_blind_choices(6, seed=40))
+    assert any(view.bids.count(None) < 4 for view in views) and any(any(view.blind) for view in views)
+    for view in views:
+        assert player_view(unseen_world(view, rng), view.seat) == view
+    # Each card in the seat's own hand in 1/4 of 2,000 worlds of one view (chi-square, 52 cells, 51
+    # degrees of freedom: 88 is the 99.9th percentile).
+    view, samples = views[0], 2000
+    counts = np.zeros(52)
+    for _ in range(samples):
+        hand = unseen_world(view, rng).hands[view.seat]
+        counts += [hand >> card & 1 for card in range(52)]
+    assert ((counts - samples / 4) ** 2 / (samples * 3 / 16)).sum() < 88
+    with pytest.raises(ValueError, match="Blind Nil choice"):
+        unseen_world(next(v for _, v in decisions(4, 1, seed=1)), rng)
+
+
+def test_blind_nil_search_compares_blind_nil_with_looking():
+    for view in list(_blind_choices(3, seed=60))[:6]:
+        choice = search_blind_nil(view, 4, np.random.default_rng(0))
+        assert choice.blind_nil == (choice.blind_mean > choice.look_mean)
+        assert choice == search_blind_nil(view, 4, np.random.default_rng(0))  # deterministic for a seed
+        heuristic = HeuristicAgent().act(None, None, view)
+        assert _agent(blind_worlds=0).act(None, None, view) == heuristic  # 0: the heuristic's rule
 
 
 def _search_positions(num_players: int):

@@ -14,7 +14,7 @@ from spades_env.view import PlayerView
 
 from ..heuristic import HeuristicAgent
 from ..heuristic.play import choose_card
-from .bidding import search_bid
+from .bidding import search_bid, search_blind_nil
 from .play import PlayBudget, search_card, tricks_left
 
 NODES_PER_MS = 1000  # the solver's speed on one core, about (spades_env/solver/api.py: ~1-3 million a second)
@@ -35,10 +35,15 @@ class SearchAgent:
       the bid near the heuristic's (or Nil) of the best mean points difference
       (``bid_worlds=0``: the heuristic's bid). Solving the deals double dummy
       instead would take the solver seconds per deal.
-    - **Blind Nil, the Blind Nil exchange, the two-player draw and
+    - **Blind Nil** (four players): by play-outs as well, over ``blind_worlds``
+      uniform deals (the seat has seen no card), Blind Nil against looking
+      and the heuristic's bid (``blind_worlds=0``: the heuristic's rule, only
+      when far behind).
+    - **The Blind Nil exchange, the two-player Blind Nil, draw and
       replacements**: the heuristic's rules
-      (:class:`~spades_env.agents.heuristic.HeuristicAgent`); search has nothing
-      to sample before the seat has seen its cards, and the others are rare.
+      (:class:`~spades_env.agents.heuristic.HeuristicAgent`); the two-player
+      Blind Nil draws a random hand and rarely succeeds, and the others are
+      one card among few.
 
     ``ms`` is the search budget per card decision in milliseconds, spent as
     solver nodes (``NODES_PER_MS`` each), so that decisions depend only on the
@@ -54,11 +59,12 @@ class SearchAgent:
     supported_players = (4, 2)
 
     def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, max_tricks: int = 9,
-                 bid_worlds: int = 24, timings: str | None = None) -> None:
+                 bid_worlds: int = 24, blind_worlds: int = 24, timings: str | None = None) -> None:
         if worlds < 0 or ms < 0:
             raise ValueError(f"worlds and ms must be >= 0, got worlds={worlds!r}, ms={ms!r}")
         self.budget = PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS), max_tricks=int(max_tricks))
         self.bid_worlds = int(bid_worlds)
+        self.blind_worlds = int(blind_worlds)
         self.seed = 0 if seed is None else int(seed)
         self.heuristic = HeuristicAgent(seed=seed)
         self.timings_path = timings
@@ -81,6 +87,10 @@ class SearchAgent:
             heuristic_bid = self.heuristic.act(observation, action_mask, view) - A.BID_BASE
             action = A.bid_action(search_bid(view, heuristic_bid, self.bid_worlds, self._rng(view)).bid)
             searched, solved = 1, self.bid_worlds
+        elif view.phase == Phase.BLIND and view.num_players == 4 and self.blind_worlds > 0:
+            blind = search_blind_nil(view, self.blind_worlds, self._rng(view)).blind_nil
+            action = A.BLIND_NIL if blind else A.LOOK
+            searched, solved = 1, self.blind_worlds
         else:
             action = self.heuristic.act(observation, action_mask, view)
         row = self._times[(view.phase.name, tricks_left(view))]

@@ -10,6 +10,11 @@ bid near it (a bid hardly changes how the cards fall, except a Nil, which
 changes the play); one more with a Nil, where Nil is open, scores the Nil. The
 bid of the best mean of my side's points minus the other side's is made; both
 play-outs of a world use the same deal, so the comparison is paired.
+
+Blind Nil (four players) the same way, before the seat has seen a card: over
+uniform deals (:func:`.worlds.unseen_world`), one play-out after Blind Nil
+(the exchange and the play by the heuristic) and one after looking (the
+heuristic's bid), paired; Blind Nil when its mean is higher.
 """
 
 from __future__ import annotations
@@ -61,12 +66,33 @@ def search_bid(view: PlayerView, heuristic_bid: int, count: int, rng: np.random.
     return BidChoice(choice, means)
 
 
+@dataclass(frozen=True)
+class BlindChoice:
+    blind_nil: bool
+    blind_mean: float  # mean points difference after Blind Nil
+    look_mean: float  # ... after looking and bidding as the heuristic does
+
+
+def search_blind_nil(view: PlayerView, count: int, rng: np.random.Generator) -> BlindChoice:
+    """Blind Nil or look, by the mean points difference of paired play-outs (see the module docstring)."""
+    side = view.side
+    totals = {A.BLIND_NIL: 0.0, A.LOOK: 0.0}
+    player = HeuristicAgent(seed=int(rng.integers(2**31)))
+    for world in worlds(view, count, rng):
+        for action in totals:
+            record = _play_out(world.clone(), action, player)
+            totals[action] += record["points"][side] - record["points"][1 - side]
+    blind, look = totals[A.BLIND_NIL] / max(1, count), totals[A.LOOK] / max(1, count)
+    return BlindChoice(blind > look, blind, look)
+
+
 def _partner_bid(view: PlayerView) -> int | None:
     return None if view.partner is None else view.bids[view.partner]
 
 
 def _play_out(game: SpadesGame, my_bid: int, player: HeuristicAgent) -> dict:
-    """Make ``my_bid``, then play the hand to its end by the heuristic at every seat; its hand record."""
+    """Make ``my_bid`` (a bid, Blind Nil or look), then play the hand to its end by the heuristic at every
+    seat; its hand record."""
     hands = len(game.hand_records)
     game.apply(my_bid)
     while len(game.hand_records) == hands:

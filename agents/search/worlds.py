@@ -42,10 +42,43 @@ class InconsistentView(ValueError):
 
 
 def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[SpadesGame]:
-    """``count`` independent full games consistent with ``view``, uniformly among the consistent deals."""
+    """``count`` independent full games consistent with ``view``, uniformly among the consistent deals.
+
+    Also before a four-player seat has looked at its hand (its Blind Nil choice): it has seen no card,
+    so every deal fits what it knows, and the world is a shuffled deck with the bids made so far.
+    """
+    if view.phase == Phase.BLIND and view.num_players == 4:
+        for _ in range(count):
+            yield unseen_world(view, rng)
+        return
     public = game_from_view(view)
     for _ in range(count):
         yield resample(public, view.seat, rng)
+
+
+def unseen_world(view: PlayerView, rng: np.random.Generator) -> SpadesGame:
+    """A four-player game at the seat's Blind Nil choice: a uniform deal, the earlier bids replayed.
+
+    The earlier bids say something about the bidders' hands only through their policies, which the
+    seat does not know; as constraints they rule out no deal, so the deal is uniform (as the
+    resampler's are among the deals consistent with the rules).
+    """
+    if view.phase != Phase.BLIND or view.num_players != 4:
+        raise ValueError(f"an unseen world is drawn at a four-player Blind Nil choice, not at {view.phase.name}")
+    deck = rng.permutation(NUM_CARDS)
+    game = SpadesGame(view.config)
+    game.reset(seed=int(rng.integers(2**63)), deal=[sorted(int(c) for c in deck[13 * p:13 * p + 13]) for p in range(4)],
+               dealer=view.dealer, scores=view.scores, bags=view.bags)
+    game.hand_number = view.hand_number
+    while game.current_player != view.seat:
+        seat = game.current_player
+        if game.phase == Phase.BLIND:
+            _apply(game, A.BLIND_NIL if view.blind[seat] else A.LOOK)
+        if not view.blind[seat]:
+            _apply(game, A.bid_action(view.bids[seat]))
+    if game.phase != Phase.BLIND:
+        raise InconsistentView(f"the rebuilt game is at {game.phase.name}, the view at BLIND")
+    return game
 
 
 def game_from_view(view: PlayerView) -> SpadesGame:
