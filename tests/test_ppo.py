@@ -395,3 +395,30 @@ def test_collectors_deal_at_the_planned_scores(num_players):
         assert tuple(hand.record["scores_before"]) == start.scores and tuple(hand.record["bags_before"]) == start.bags
         assert hand.rewards == hand_rewards(hand.record, start, side_of, config)
     assert {"plays" in h.record for h in stats.hands} == {True, False}  # both engines played
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_training_rules_reach_both_engines_and_the_worker(workers):
+    """``blind_nil_min_deficit``: Blind Nil is offered only to a side that far behind, on either engine."""
+    from spades_env.actions import BLIND_NIL, LOOK
+    from spades_env.agents.ppo.score_context import Start
+
+    model = ActorCritic(observation_size(4), [16])
+    behind, level = Start((0, 200)), Start((100, 100))
+    plans = [Plan((LEARNER,) * 4, start) for start in (behind, level) * 4]
+    plans += [Plan((LEARNER, ("agent", "random")) * 2, start) for start in (behind, level) * 4]
+    offered = {}
+    for rules in ({}, {"blind_nil_min_deficit": 100}):
+        buffer = RolloutBuffer(1.0, 0.95)
+        stats = Collector(4, 16, min_vector_hands=1, workers=workers, rules=rules).collect(
+            plans, np.random.default_rng(0), model, [], torch.Generator().manual_seed(0), buffer)
+        blind_rows = buffer.rows()["masks"][:, [BLIND_NIL, LOOK]].any(1)
+        offered[bool(rules)] = blind_rows.sum()
+        if rules:  # only side 0 is behind at (0, 200): the hands dealt level never offer it
+            assert all(not any(h.record["blind_nil"][s] for s in (1, 3)) for h in stats.hands)
+            assert {"plays" in h.record for h in stats.hands} == {True, False}
+    assert 0 < offered[True] < offered[False]
+    assert PPOConfig(blind_nil_min_deficit=100).rules() == {"blind_nil_min_deficit": 100}
+    assert PPOConfig().rules() == {"blind_nil_min_deficit": None}
+    with pytest.raises(ValueError, match="blind_nil_min_deficit"):
+        PPOConfig(blind_nil_min_deficit=-5)

@@ -46,15 +46,16 @@ class Collector:
 
     def __init__(self, num_players: int, num_envs: int, observation_kind: str = "default",
                  teacher: str | None = None, teacher_phases: str = "play", teacher_share: float = 1.0,
-                 workers: int = 0, min_vector_hands: int = MIN_VECTOR_HANDS) -> None:
+                 workers: int = 0, min_vector_hands: int = MIN_VECTOR_HANDS, rules: dict | None = None) -> None:
         """``observation_kind``: ``"oracle"`` for networks with a privileged critic. ``teacher``: the registry
         agent that labels (a ``teacher_share`` of) the learner's decisions in hands on the per-game engine
-        (None: no labels). ``workers``: 0 or 1 processes playing a share of those hands."""
+        (None: no labels). ``workers``: 0 or 1 processes playing a share of those hands. ``rules``: game
+        options the hands are played under (``SpadesConfig`` keyword arguments)."""
         self.num_players = num_players
         self.num_envs = num_envs
-        engine = (num_players, num_envs, observation_kind, teacher, teacher_phases, teacher_share)
+        engine = (num_players, num_envs, observation_kind, teacher, teacher_phases, teacher_share, rules)
         self.games = GameCollector(*engine)
-        self.vector = VectorCollector(num_players, num_envs, observation_kind)
+        self.vector = VectorCollector(num_players, num_envs, observation_kind, rules=rules)
         self.min_vector_hands = min_vector_hands
         self.worker = Worker(*engine) if workers else None
 

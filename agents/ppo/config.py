@@ -30,6 +30,7 @@ def _option(group: str, default, help: str):
 
 _run = functools.partial(_option, "run")
 _hands = functools.partial(_option, "hands and opponents")
+_rules = functools.partial(_option, "rules")
 _network = functools.partial(_option, "network")
 _ppo = functools.partial(_option, "PPO")
 _teacher = functools.partial(_option, "cloning and teacher")
@@ -55,6 +56,8 @@ class PPOConfig:
     p_heuristic: float = _hands(0.3, "weight of hands against heuristic_agent")
     p_random: float = _hands(0.05, "weight of hands against the random agent")
     heuristic_agent: str = _hands("heuristic", "registry name of the heuristic opponent (and evaluation opponent)")
+    blind_nil_min_deficit: int = _rules(0, "offer Blind Nil only to a side at least this far behind (0: at any "
+                                        "score, as the game's rules do)")
     pool_size: int = _hands(10, "past snapshots kept in the pool")
     snapshot_every: int = _hands(10, "updates between snapshots added to the pool")
 
@@ -103,6 +106,12 @@ class PPOConfig:
             raise ValueError("teacher_coef must be >= 0, score_context and teacher_share in [0, 1]")
         if self.num_envs < 1 or self.num_minibatches < 1 or self.update_epochs < 1:
             raise ValueError("num_envs, num_minibatches and update_epochs must be >= 1")
+        if self.blind_nil_min_deficit < 0:
+            raise ValueError(f"blind_nil_min_deficit must be >= 0 (0: at any score), got {self.blind_nil_min_deficit}")
+
+    def rules(self) -> dict:
+        """The game options the hands are played under (``SpadesConfig`` keyword arguments)."""
+        return {"blind_nil_min_deficit": self.blind_nil_min_deficit or None}
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

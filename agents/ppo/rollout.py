@@ -66,8 +66,10 @@ class GameCollector:
     """Plays batches of single hands on ``SpadesGame``; reuses its games, trackers and agent objects."""
 
     def __init__(self, num_players: int, num_envs: int, observation_kind: str = "default",
-                 teacher: str | None = None, teacher_phases: str = "play", teacher_share: float = 1.0) -> None:
-        """``observation_kind="oracle"`` feeds networks with a privileged critic (see :class:`ActorCritic`);
+                 teacher: str | None = None, teacher_phases: str = "play", teacher_share: float = 1.0,
+                 rules: dict | None = None) -> None:
+        """``rules``: game options (``SpadesConfig`` keyword arguments) the hands are played under.
+        ``observation_kind="oracle"`` feeds networks with a privileged critic (see :class:`ActorCritic`);
         agents from the registry always get the default observation (its prefix). ``teacher`` names the
         agent that labels the learner's decisions (None: no labels): its card plays only
         (``teacher_phases="play"``) or every decision (``"all"``), a random ``teacher_share`` of them."""
@@ -80,7 +82,7 @@ class GameCollector:
         self.teacher_share = teacher_share
         self._rng = np.random.default_rng(0)  # run()'s generator while it runs: which moves the teacher labels
         self.agent_obs_size = observation_size(num_players)
-        self.config = SpadesConfig(num_players=num_players, single_hand=True)
+        self.config = SpadesConfig(num_players=num_players, single_hand=True, **(rules or {}))
         self.games = [SpadesGame(self.config) for _ in range(num_envs)]
         self.trackers = [ObservationTracker(g, observation_kind) for g in self.games]
         self._agents: dict[tuple[int, int, str], Agent] = {}

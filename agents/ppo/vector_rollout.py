@@ -55,12 +55,13 @@ class VectorCollector:
     """
 
     def __init__(self, num_players: int, num_envs: int, observation_kind: str = "default",
-                 per_game_seeds: bool = False) -> None:
+                 per_game_seeds: bool = False, rules: dict | None = None) -> None:
         self.num_players = num_players
         self.num_envs = num_envs
         self.observation_kind = observation_kind
         self.per_game_seeds = per_game_seeds
-        self.config = SpadesConfig(num_players=num_players, single_hand=True)
+        self.rules = dict(rules or {})
+        self.config = SpadesConfig(num_players=num_players, single_hand=True, **self.rules)
         self.side_of = SpadesGame(self.config).side_of
         self._vec: VectorSpades | None = None
 
@@ -69,7 +70,7 @@ class VectorCollector:
         size stays the same)."""
         if self._vec is None or self._vec.num_envs != size:
             self._vec = VectorSpades(size, self.num_players, observation=self.observation_kind,
-                                     per_game_seeds=self.per_game_seeds, single_hand=True)
+                                     per_game_seeds=self.per_game_seeds, single_hand=True, **self.rules)
         return self._vec
 
     @torch.no_grad()
