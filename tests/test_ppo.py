@@ -422,3 +422,31 @@ def test_training_rules_reach_both_engines_and_the_worker(workers):
     assert PPOConfig().rules() == {"blind_nil_min_deficit": None}
     with pytest.raises(ValueError, match="blind_nil_min_deficit"):
         PPOConfig(blind_nil_min_deficit=-5)
+
+
+def test_bfloat16_passes_see_few_row_counts():
+    """Every update minibatch and critic chunk has a row count that is a multiple of ROW_BUCKET: oneDNN keeps
+    a kernel per shape, and varying counts grew the training process without bound."""
+    from spades_env.agents.ppo.model import ROW_BUCKET
+
+    torch.manual_seed(0)
+    size = observation_size(4, "oracle")
+    model = ActorCritic(observation_size(4), [32], size)
+    seen = []
+    forward = model.forward
+    model.forward = lambda obs, *rest: (seen.append(len(obs)), forward(obs, *rest))[1]
+    values = model.values
+    model.values = lambda obs, *rest: (seen.append(len(obs)), values(obs, *rest))[1]
+    for rows in (700, 1500):
+        buffer = RolloutBuffer(1.0, 0.95)
+        mask = np.zeros((rows, NUM_ACTIONS), bool)
+        mask[:, :13] = True
+        buffer.add_trajectories(np.random.default_rng(rows).random((rows, size), np.float32), mask,
+                                np.zeros(rows, np.int64), np.full(rows, -np.log(13), np.float32), [rows], [1.0])
+        batch = buffer.batch(model, bf16=True)
+        assert len(batch) == rows and torch.isfinite(batch.values).all()
+        cfg = PPOConfig(num_minibatches=4, update_epochs=2)
+        losses = ppo_update(model, torch.optim.Adam(model.parameters()), batch, cfg, torch.Generator().manual_seed(0))
+        assert math.isfinite(losses["policy_loss"])
+    assert seen and all(count % ROW_BUCKET == 0 for count in seen)
+    assert set(seen) == {512, 1024, 1536}  # minibatches of 175 and 375 rows, critic chunks of 700 and 1,500

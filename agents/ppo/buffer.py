@@ -26,7 +26,7 @@ import torch
 
 from spades_env.actions import NUM_ACTIONS
 
-from .model import bf16_autocast
+from .model import bf16_autocast, bucketed
 
 VALUE_CHUNK = 8192  # rows per critic pass in RolloutBuffer.batch
 
@@ -154,11 +154,13 @@ class RolloutBuffer:
                 for start in range(0, self.size, VALUE_CHUNK):
                     rows = slice(start, start + VALUE_CHUNK)
                     obs = data["obs"][rows].float()
+                    count = len(obs)  # the last chunk is padded with zero rows to a bucketed size (model.py)
+                    obs = torch.cat([obs, obs.new_zeros(bucketed(count) - count, obs.shape[1])])
                     feats = model.features_of(obs)
                     if feats is not None:
                         features = torch.empty(self.size, feats.shape[1]) if features is None else features
-                        features[rows] = feats.float()
-                    values[rows] = model.values(obs, feats).float()
+                        features[rows] = feats[:count].float()
+                    values[rows] = model.values(obs, feats)[:count].float()
         advantages, returns = compute_gae(data["rewards"].numpy(), values.numpy(), self.gamma, self.lam,
                                           data["ends"].numpy())
         return Batch(obs=data["obs"], masks=data["masks"], actions=data["actions"], log_probs=data["log_probs"],
