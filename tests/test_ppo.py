@@ -419,7 +419,7 @@ def test_training_rules_reach_both_engines_and_the_worker(workers):
             assert {"plays" in h.record for h in stats.hands} == {True, False}
     assert 0 < offered[True] < offered[False]
     assert PPOConfig(blind_nil_min_deficit=100).rules() == {"blind_nil_min_deficit": 100}
-    assert PPOConfig().rules() == {"blind_nil_min_deficit": None}
+    assert PPOConfig(blind_nil_min_deficit=0).rules() == {"blind_nil_min_deficit": None}
     with pytest.raises(ValueError, match="blind_nil_min_deficit"):
         PPOConfig(blind_nil_min_deficit=-5)
 

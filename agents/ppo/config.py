@@ -3,7 +3,10 @@
 The defaults are the recipe ``spades train --num-players 4`` runs from scratch
 (see docs/training.md): clone the heuristic, then PPO with the heuristic as a
 teacher for card play, the learning rate annealed to 0 over the budget, a
-share of the hands dealt at random game scores. Every field is a
+share of the hands dealt at random game scores, under the house rule that
+offers Blind Nil only to a side 100 behind (trained under the game's rule,
+Blind Nil at any score, a network bids it in every hand and never learns to
+bid a hand it has seen; docs/training.md). Every field is a
 command-line flag (``--learning-rate 1e-4``) with one line of help, so
 adding a field is a one-line change. Precedence: defaults, then the
 ``--config`` file (JSON or YAML), then explicit flags.
@@ -56,8 +59,8 @@ class PPOConfig:
     p_heuristic: float = _hands(0.3, "weight of hands against heuristic_agent")
     p_random: float = _hands(0.05, "weight of hands against the random agent")
     heuristic_agent: str = _hands("heuristic", "registry name of the heuristic opponent (and evaluation opponent)")
-    blind_nil_min_deficit: int = _rules(0, "offer Blind Nil only to a side at least this far behind (0: at any "
-                                        "score, as the game's rules do)")
+    blind_nil_min_deficit: int = _rules(100, "train under the house rule offering Blind Nil only to a side this "
+                                        "far behind (0: at any score, as the game's rules do)")
     pool_size: int = _hands(10, "past snapshots kept in the pool")
     snapshot_every: int = _hands(10, "updates between snapshots added to the pool")
 
