@@ -3,8 +3,8 @@
 It answers the question "which half of a bot's game is better?" in the
 duplicate tournament (``spades tournament --agents split:ppo-gen1+heuristic
 split:heuristic+ppo-gen1 heuristic``), and ``ppo-bids`` is the demonstrator
-the shipped four-player network was distilled from
-(``spades train --bc-agent ppo-bids``).
+an earlier four-player network was distilled from (``spades train --teacher
+ppo-bids``; docs/training_history.md).
 """
 
 from __future__ import annotations
