@@ -155,7 +155,8 @@ class RolloutBuffer:
                     rows = slice(start, start + VALUE_CHUNK)
                     obs = data["obs"][rows].float()
                     count = len(obs)  # the last chunk is padded with zero rows to a bucketed size (model.py)
-                    obs = torch.cat([obs, obs.new_zeros(bucketed(count) - count, obs.shape[1])])
+                    if bucketed(count) > count:
+                        obs = torch.cat([obs, obs.new_zeros(bucketed(count) - count, obs.shape[1])])
                     feats = model.features_of(obs)
                     if feats is not None:
                         features = torch.empty(self.size, feats.shape[1]) if features is None else features

@@ -70,13 +70,8 @@ def unseen_world(view: PlayerView, rng: np.random.Generator) -> SpadesGame:
     game.reset(seed=int(rng.integers(2**63)), deal=[sorted(int(c) for c in deck[13 * p:13 * p + 13]) for p in range(4)],
                dealer=view.dealer, scores=view.scores, bags=view.bags)
     game.hand_number = view.hand_number
-    while game.current_player != view.seat:
-        seat = game.current_player
-        if game.phase == Phase.BLIND:
-            _apply(game, A.BLIND_NIL if view.blind[seat] else A.LOOK)
-        if not view.blind[seat]:
-            _apply(game, A.bid_action(view.bids[seat]))
-    if game.phase != Phase.BLIND:
+    _bid_and_play(game, view, [], {})
+    if game.phase != Phase.BLIND or game.current_player != view.seat:
         raise InconsistentView(f"the rebuilt game is at {game.phase.name}, the view at BLIND")
     return game
 
@@ -167,13 +162,16 @@ def _apply(game: SpadesGame, action: int) -> None:
 
 
 def _bid_and_play(game: SpadesGame, view: PlayerView, pass_cards: list[int], replacements: dict) -> None:
-    """Replay the hand from the deal to the view's position: Blind Nil choices, bids, the exchange's
+    """Replay the hand from the deal to the view's position (a bid, a card play, or the seat's own Blind Nil
+    choice): Blind Nil choices, bids, the exchange's
     cards in queue order, two-player replacements ``{seat: [(put back, drawn), ...]}``, the card play."""
     passes = iter(pass_cards)
     plays = iter(card for _, card in view.plays)
     while game.phase != Phase.GAME_OVER:
         seat, phase = game.current_player, game.phase
         if phase == Phase.BLIND:
+            if seat == view.seat and not view.looked:
+                return  # the seat's own Blind Nil choice is the view's position
             _apply(game, A.BLIND_NIL if view.blind[seat] else A.LOOK)
         elif phase == Phase.DRAW:
             _apply(game, A.KEEP)
