@@ -326,15 +326,19 @@ def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | 
 
 
 def _batch_chooser(vec, seed: int) -> Callable:
-    """A random agent for a batch. Each step draws a random priority order of the 71 action ids and every
-    game plays its legal id that comes first in it: for each game, a uniform choice among its legal ids
-    (games of one step share the order), at the cost of one column shuffle and one boolean argmax."""
+    """A random agent for a batch. Each step gives the 71 action ids a random order of priority and every
+    game plays its legal id of highest priority: for each game, a uniform choice among its legal ids (games
+    of one step share the order). On numpy the priorities are the ranks 1..71 as bytes, multiplied into the
+    mask and maximised per row (a column shuffle of the mask and an argmax cost three times as much)."""
     if vec.device == "numpy":
         gen = np.random.default_rng(seed)
+        ids = np.arange(vec.num_actions)
+        by_rank = np.zeros(vec.num_actions + 1, np.int64)  # [rank]: the id that has it this step
 
         def choose(mask: np.ndarray) -> np.ndarray:
-            order = gen.permutation(mask.shape[1])
-            return order[mask[:, order].argmax(axis=1)]  # indexing: columns faster than take(axis=1)
+            rank = gen.permutation(ids).astype(np.uint8) + np.uint8(1)
+            by_rank[rank] = ids
+            return by_rank[(mask.view(np.uint8) * rank).max(axis=1)]
 
         return choose
     import torch

@@ -12,7 +12,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
-from .cards import FULL_DECK
+from .cards import FULL_DECK, NUM_CARDS
 from .game import Phase, SpadesConfig, SpadesGame
 from .observations import KINDS, ObservationTracker, bounds, encode_state
 from .render import render_hand_result, render_text
@@ -27,12 +27,17 @@ _DIGIT_BYTES = bytes.maketrans(b"01", b"\0\1")
 class _MaskMaker:
     """Legal sets (bit i: action id i) as new writable (NUM_ACTIONS,) int8 0/1 arrays, for ``observe()``.
 
-    The binary digits of the set, lowest first, become 0/1 bytes through a few C-level string calls and
-    go into a scratch array through a memoryview; the one numpy call is the final copy. Setting entries
-    one by one costs a numpy call each, and ``np.frombuffer`` or ``np.unpackbits`` cost more than the copy.
-    The sets of the decisions without cards (bids, Blind Nil, draws) are few and asked for again and
-    again: their arrays are kept and copied.
+    A set of cards (the card play, the four-player exchange) is joined from four bytes objects, one per
+    suit, looked up by the suit's 13 bits, and goes into a scratch array through a memoryview; the one
+    numpy call is the final copy. Setting entries one by one costs a numpy call each, and
+    ``np.frombuffer`` or ``np.unpackbits`` cost more than the copy. The sets of the decisions without
+    cards (bids, Blind Nil, draws) are few and asked for again and again: their arrays are kept and
+    copied. A set of cards and other actions (a two-player replacement: the hand and "done") goes
+    through its binary digits.
     """
+
+    _SUIT_BYTES = [bytes((bits >> rank) & 1 for rank in range(13)) for bits in range(1 << 13)]
+    _NO_OTHER = bytes(NUM_ACTIONS - NUM_CARDS)
 
     def __init__(self) -> None:
         self._scratch = np.zeros(NUM_ACTIONS, np.int8)
@@ -40,6 +45,11 @@ class _MaskMaker:
         self._card_free: dict[int, np.ndarray] = {}
 
     def __call__(self, legal: int) -> np.ndarray:
+        if not legal >> NUM_CARDS:  # cards only
+            suit = self._SUIT_BYTES
+            self._bytes[:] = b"".join((suit[legal & 8191], suit[legal >> 13 & 8191], suit[legal >> 26 & 8191],
+                                       suit[legal >> 39], self._NO_OTHER))
+            return self._scratch.copy()
         if not legal & FULL_DECK:
             known = self._card_free.get(legal)
             if known is None:
@@ -214,6 +224,13 @@ class raw_env(AECEnv, EzPickle):
         else:
             mask = self._mask_of(game.legal_mask())
         return {"observation": self._rows[player].copy(), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple:
+        """PettingZoo's ``last()``: the observation, cumulative reward, termination, truncation and info of
+        the agent to act (the base class's, without its extra frame: it runs at every decision)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         return self.observe(agent or self.agent_selection)["action_mask"]
