@@ -75,11 +75,26 @@ def completed_tricks(game: SpadesGame) -> tuple[CompletedTrick, ...]:
     return tuple(out)
 
 
+# [mask]: the suits of a 4-bit void mask, as the view gives them.
+_SUITS_OF_MASK = tuple(frozenset(s for s in range(4) if mask >> s & 1) for mask in range(16))
+
+
+def _new_view(fields: dict) -> PlayerView:
+    """A :class:`PlayerView` from a value for every field, without the dataclass ``__init__``: its 30-odd
+    keyword arguments, each set through the frozen ``object.__setattr__``, cost a third of a view, and
+    a view is built at every decision of every agent that reads one. The result is the same frozen
+    dataclass (equality, hash and repr come from the fields); ``tests/test_view.py`` checks that the
+    fields given are exactly the dataclass's."""
+    view = object.__new__(PlayerView)
+    view.__dict__.update(fields)
+    return view
+
+
 def player_view(game: SpadesGame, seat: int) -> PlayerView:
     over = game.phase == Phase.GAME_OVER
     looked = game.looked[seat]
     n = game.num_players
-    return PlayerView(
+    return _new_view(dict(
         seat=seat,
         num_players=n,
         config=game.config,
@@ -96,7 +111,7 @@ def player_view(game: SpadesGame, seat: int) -> PlayerView:
         leader=game.leader,
         plays=tuple(game.plays),
         completed_tricks=completed_tricks(game),
-        voids=tuple(frozenset(s for s in range(4) if game.voids[p] >> s & 1) for p in range(n)),
+        voids=tuple(_SUITS_OF_MASK[mask] for mask in game.voids),
         spades_broken=game.spades_broken,
         passed=tuple(c for g, _, c in game.passes if g == seat),
         received=tuple(c for _, r, c in game.passes if r == seat),
@@ -110,4 +125,4 @@ def player_view(game: SpadesGame, seat: int) -> PlayerView:
         replacements=tuple((c, d) for p, c, d in game.replacements if p == seat),
         stock_left=NUM_CARDS - game.stock_pos,
         discard_pile_size=game.discard_pile.bit_count(),
-    )
+    ))

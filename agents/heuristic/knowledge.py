@@ -39,42 +39,44 @@ class Knowledge:
         self.n = n = view.num_players
         self.me = me = view.seat
         self.hand = mask_of(view.hand) if hand is None else hand
-        self.played = mask_of(c for _, c in view.plays)
-        self.others = [(me + k) % n for k in range(1, n)]
-        out = self.played | self.hand
-        known = {p: 0 for p in self.others}
+        played_by = [0] * n  # the cards each seat has played (one pass over the plays: this runs every decision)
+        for p, c in view.plays:
+            played_by[p] |= 1 << c
+        played = 0
+        for m in played_by:
+            played |= m
+        self.played = played
+        self.others = others = [(me + k) % n for k in range(1, n)]
+        out = played | self.hand
+        known = dict.fromkeys(others, 0)
         if view.partner is not None:
-            partner_played = mask_of(c for p, c in view.plays if p == view.partner)
-            known[view.partner] = mask_of(view.passed) & ~partner_played
+            known[view.partner] = mask_of(view.passed) & ~played_by[view.partner]
         if n == 2:
             # Cards I saw go to the discard pile are out of play (an opponent's Blind Nil replacement
             # could draw one back: too rare to track).
             out |= mask_of(view.discarded)
         self.known = known
-        self.unseen = FULL_DECK & ~out  # cards held by another seat or lying unseen in the pile
+        self.unseen = unseen = FULL_DECK & ~out  # cards held by another seat or lying unseen in the pile
         known_all = 0
         for m in known.values():
             known_all |= m
-        played_by = [0] * n
-        for p, _ in view.plays:
-            played_by[p] += 1
         self.slots: dict[int, int] = {}
         self.possible: dict[int, int] = {}
-        for p in self.others:
+        for p in others:
             void_mask = 0
             for s in view.voids[p]:
                 void_mask |= SUIT_MASKS[s]
-            self.possible[p] = (self.unseen & ~void_mask & ~known_all) | known[p]
-            self.slots[p] = max(0, 13 - played_by[p] - known[p].bit_count())
+            self.possible[p] = (unseen & ~void_mask & ~known_all) | known[p]
+            self.slots[p] = max(0, 13 - played_by[p].bit_count() - known[p].bit_count())
         if n == 2:
             pile_unknown = view.discard_pile_size - (mask_of(view.discarded)).bit_count()
             if view.looked and view.phase.name not in ("BLIND", "DRAW"):
                 self.slots[PILE] = max(0, pile_unknown)
                 self.possible[PILE] = self.unseen & ~known_all
+        slots, possible = self.slots, self.possible
         self._weights = {}
-        for s in range(4):
-            suit = SUIT_MASKS[s]
-            row = {p: (self.slots[p] if self.possible[p] & suit & ~known.get(p, 0) else 0) for p in self.slots}
+        for s, suit in enumerate(SUIT_MASKS):
+            row = {p: (slots[p] if possible[p] & suit & ~known.get(p, 0) else 0) for p in slots}
             total = sum(row.values())
             self._weights[s] = {p: (w / total if total else 0.0) for p, w in row.items()}
 

@@ -1,0 +1,35 @@
+"""``player_view``: every field of the dataclass, the same view as its own constructor builds, frozen."""
+
+import dataclasses
+import random
+
+import pytest
+
+from spades_env import SpadesGame
+from spades_env.view import PlayerView, player_view
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_views_through_a_hand_have_every_field_and_equal_the_constructors(num_players):
+    game = SpadesGame(num_players=num_players, single_hand=True)
+    game.reset(11)
+    rng = random.Random(3)
+    names = {f.name for f in dataclasses.fields(PlayerView)}
+    while True:
+        for seat in range(num_players):
+            view = player_view(game, seat)
+            assert set(vars(view)) == names
+            rebuilt = PlayerView(**vars(view))
+            assert rebuilt == view and hash(rebuilt) == hash(view) and repr(rebuilt) == repr(view)
+            assert view.voids == tuple(frozenset(s for s in range(4) if game.voids[p] >> s & 1)
+                                       for p in range(num_players))
+        if game.game_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+
+
+def test_a_view_is_frozen():
+    game = SpadesGame()
+    game.reset(1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        player_view(game, 0).seat = 1
