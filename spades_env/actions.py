@@ -18,6 +18,10 @@ which ids are legal now.
 
 from __future__ import annotations
 
+import threading
+
+import numpy as np
+
 from .cards import NUM_CARDS, card_to_str, str_to_card
 
 BID_BASE = NUM_CARDS  # 52 = bid 0 (Nil)
@@ -32,6 +36,34 @@ NUM_ACTIONS = DONE + 1  # 71
 _NAMED = {BLIND_NIL: "blind nil", LOOK: "look", KEEP: "keep", DISCARD: "discard", DONE: "done"}
 _ALIASES = {"blind": BLIND_NIL, "blindnil": BLIND_NIL, "blind nil": BLIND_NIL, "double nil": BLIND_NIL,
             "look": LOOK, "keep": KEEP, "discard": DISCARD, "done": DONE, "nil": BID_BASE}
+
+
+# [bits]: the 13-entry 0/1 bytes of 13 bits, lowest first; the same for the 6 ids above 64.
+_BYTES_13 = tuple(bytes((bits >> i) & 1 for i in range(13)) for bits in range(1 << 13))
+_BYTES_6 = tuple(b[:NUM_ACTIONS - 65] for b in _BYTES_13[:1 << (NUM_ACTIONS - 65)])
+
+
+_scratch = threading.local()  # per thread: an (NUM_ACTIONS,) int8 array and a byte view of it
+
+
+def mask_array(legal: int) -> np.ndarray:
+    """The legal set ``legal`` (bit i: action id i) as the new writable ``(NUM_ACTIONS,)`` int8 0/1 array
+    that ``observe()`` and ``act()`` hand out.
+
+    It is built at every decision: five 13-bit and one 6-bit chunk of the set are looked up as bytes and
+    joined into the thread's scratch array through a byte view, then copied out: one numpy call. Setting
+    the entries one by one costs a numpy call each; ``np.frombuffer`` and a copy, or ``np.unpackbits``,
+    cost more.
+    """
+    try:
+        array, view = _scratch.buffers
+    except AttributeError:
+        array = np.zeros(NUM_ACTIONS, np.int8)
+        array, view = _scratch.buffers = array, memoryview(array).cast("B")
+    t = _BYTES_13
+    view[:] = b"".join((t[legal & 8191], t[legal >> 13 & 8191], t[legal >> 26 & 8191], t[legal >> 39 & 8191],
+                        t[legal >> 52 & 8191], _BYTES_6[legal >> 65]))
+    return array.copy()
 
 
 def bid_action(tricks: int) -> int:

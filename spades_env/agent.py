@@ -15,8 +15,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .actions import NUM_ACTIONS
-from .cards import bits_to_array
+from .actions import mask_array
 from .game import SpadesConfig, SpadesGame
 from .view import PlayerView, player_view
 
@@ -146,7 +145,7 @@ def ask(agent: Agent | ActFunction, game: SpadesGame, observe: Callable[[str], n
     seat = game.current_player
     kind = observation_kind(agent)
     observation = None if kind is None or observe is None else observe(kind)
-    mask = bits_to_array(legal, NUM_ACTIONS).view(np.int8)
+    mask = mask_array(legal)
     view = player_view(game, seat) if needs_view(agent) else None
     act = getattr(agent, "act", agent)
     return int(act(observation, mask, view))

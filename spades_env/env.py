@@ -11,8 +11,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .actions import NUM_ACTIONS
-from .cards import FULL_DECK, NUM_CARDS
+from .actions import NUM_ACTIONS, mask_array
 from .game import Phase, SpadesConfig, SpadesGame
 from .observations import KINDS, ObservationTracker, bounds, encode_state
 from .render import render_hand_result, render_text
@@ -21,45 +20,6 @@ from .scoring import POINTS_PER_REWARD
 REWARD_MODES = ("score", "win")
 RESET_OPTIONS = ("deal", "dealer", "scores", "bags")
 _GAME_OVER = Phase.GAME_OVER
-_DIGIT_BYTES = bytes.maketrans(b"01", b"\0\1")
-
-
-class _MaskMaker:
-    """Legal sets (bit i: action id i) as new writable (NUM_ACTIONS,) int8 0/1 arrays, for ``observe()``.
-
-    A set of cards (the card play, the four-player exchange) is joined from four bytes objects, one per
-    suit, looked up by the suit's 13 bits, and goes into a scratch array through a memoryview; the one
-    numpy call is the final copy. Setting entries one by one costs a numpy call each, and
-    ``np.frombuffer`` or ``np.unpackbits`` cost more than the copy. The sets of the decisions without
-    cards (bids, Blind Nil, draws) are few and asked for again and again: their arrays are kept and
-    copied. A set of cards and other actions (a two-player replacement: the hand and "done") goes
-    through its binary digits.
-    """
-
-    _SUIT_BYTES = [bytes((bits >> rank) & 1 for rank in range(13)) for bits in range(1 << 13)]
-    _NO_OTHER = bytes(NUM_ACTIONS - NUM_CARDS)
-
-    def __init__(self) -> None:
-        self._scratch = np.zeros(NUM_ACTIONS, np.int8)
-        self._bytes = memoryview(self._scratch).cast("B")
-        self._card_free: dict[int, np.ndarray] = {}
-
-    def __call__(self, legal: int) -> np.ndarray:
-        if not legal >> NUM_CARDS:  # cards only
-            suit = self._SUIT_BYTES
-            self._bytes[:] = b"".join((suit[legal & 8191], suit[legal >> 13 & 8191], suit[legal >> 26 & 8191],
-                                       suit[legal >> 39], self._NO_OTHER))
-            return self._scratch.copy()
-        if not legal & FULL_DECK:
-            known = self._card_free.get(legal)
-            if known is None:
-                known = self._card_free[legal] = self._digits(legal).copy()
-            return known.copy()
-        return self._digits(legal).copy()
-
-    def _digits(self, legal: int) -> np.ndarray:
-        self._bytes[:] = bin(legal)[:1:-1].ljust(NUM_ACTIONS, "0").encode().translate(_DIGIT_BYTES)
-        return self._scratch
 
 
 def env(illegal_action: str = "raise", **kwargs) -> AECEnv:
@@ -183,7 +143,6 @@ class raw_env(AECEnv, EzPickle):
         self._tracker = ObservationTracker(self.game, observation)
         self._rows = list(self._tracker.vectors)  # row views, one per player
         self._no_actions = np.zeros(NUM_ACTIONS, np.int8)
-        self._mask_of = _MaskMaker()
         self.hand_records: list[dict] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -222,7 +181,7 @@ class raw_env(AECEnv, EzPickle):
         if player != game.current_player or game.phase is _GAME_OVER:
             mask = self._no_actions.copy()
         else:
-            mask = self._mask_of(game.legal_mask())
+            mask = mask_array(game.legal_mask())
         return {"observation": self._rows[player].copy(), "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple:

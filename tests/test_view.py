@@ -1,4 +1,4 @@
-"""``player_view``: every field of the dataclass, the same view as its own constructor builds, frozen."""
+"""``player_view`` (every field of the dataclass, the constructor's view, frozen) and the action mask arrays."""
 
 import dataclasses
 import random
@@ -33,3 +33,20 @@ def test_a_view_is_frozen():
     game.reset(1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         player_view(game, 0).seat = 1
+
+
+def test_mask_array_is_every_legal_set_as_a_fresh_int8_array():
+    import numpy as np
+
+    from spades_env.actions import NUM_ACTIONS, mask_array
+    from spades_env.cards import bits_to_array
+
+    rng = random.Random(7)
+    sets = [0, (1 << NUM_ACTIONS) - 1, 1 << 70, (1 << 52) - 1] + [rng.getrandbits(NUM_ACTIONS) for _ in range(2000)]
+    for legal in sets:
+        mask = mask_array(legal)
+        assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,) and mask.flags.writeable
+        assert (mask == bits_to_array(legal, NUM_ACTIONS)).all()
+    first, second = mask_array(5), mask_array(5)
+    first[0] = 0
+    assert second[0] == 1  # each call gives its own array
