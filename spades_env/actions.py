@@ -44,6 +44,8 @@ _BYTES_6 = tuple(b[:NUM_ACTIONS - 65] for b in _BYTES_13[:1 << (NUM_ACTIONS - 65
 
 
 _scratch = threading.local()  # per thread: an (NUM_ACTIONS,) int8 array and a byte view of it
+_CARD_BITS = (1 << NUM_CARDS) - 1
+_WITHOUT_CARDS: dict[int, np.ndarray] = {}  # the few sets of the decisions without cards (bids, draws, ...)
 
 
 def mask_array(legal: int) -> np.ndarray:
@@ -53,8 +55,12 @@ def mask_array(legal: int) -> np.ndarray:
     It is built at every decision: five 13-bit and one 6-bit chunk of the set are looked up as bytes and
     joined into the thread's scratch array through a byte view, then copied out: one numpy call. Setting
     the entries one by one costs a numpy call each; ``np.frombuffer`` and a copy, or ``np.unpackbits``,
-    cost more.
+    cost more. The sets without cards (bids, Blind Nil, draws) are few and asked for again and again:
+    their arrays are kept and copied.
     """
+    cardless = not legal & _CARD_BITS
+    if cardless and legal in _WITHOUT_CARDS:
+        return _WITHOUT_CARDS[legal].copy()
     try:
         array, view = _scratch.buffers
     except AttributeError:
@@ -63,6 +69,8 @@ def mask_array(legal: int) -> np.ndarray:
     t = _BYTES_13
     view[:] = b"".join((t[legal & 8191], t[legal >> 13 & 8191], t[legal >> 26 & 8191], t[legal >> 39 & 8191],
                         t[legal >> 52 & 8191], _BYTES_6[legal >> 65]))
+    if cardless and len(_WITHOUT_CARDS) < 64:
+        _WITHOUT_CARDS[legal] = array.copy()
     return array.copy()
 
 

@@ -47,6 +47,7 @@ def test_mask_array_is_every_legal_set_as_a_fresh_int8_array():
         mask = mask_array(legal)
         assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,) and mask.flags.writeable
         assert (mask == bits_to_array(legal, NUM_ACTIONS)).all()
-    first, second = mask_array(5), mask_array(5)
-    first[0] = 0
-    assert second[0] == 1  # each call gives its own array
+    for legal in (5, 1 << 70):  # with cards, and without (whose arrays are kept)
+        first, second = mask_array(legal), mask_array(legal)
+        first[:] = 0
+        assert (second == bits_to_array(legal, NUM_ACTIONS)).all() and (mask_array(legal) == second).all()
