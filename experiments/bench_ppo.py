@@ -32,7 +32,7 @@ Usage: ``python -m spades_env.experiments.bench_ppo --json bench_ppo.json``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import json
 import os
 import platform
@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +51,6 @@ from spades_env.agents.ppo.config import PPOConfig
 from spades_env.agents.ppo.plans import plan_hands
 from spades_env.agents.ppo.rollout import GameCollector
 from spades_env.agents.ppo.run_folder import TrainingState
-from spades_env.agents.ppo.train import make_collector, ppo_iteration
 from spades_env.agents.ppo.vector_rollout import VectorCollector
 
 BASELINE = "9c5f70c"  # the trainer before issue 14's restructure (3 collectors, fp32 update, 128 hands)
@@ -62,16 +62,25 @@ VARIANTS = {"now": {}, "now-fp32": {"bf16": False}, "now-no-worker": {"workers":
 
 
 def now_iteration(overrides: dict, seed: int):
-    """One training iteration of this trainer (its defaults plus ``overrides``), as a closure."""
-    cfg = PPOConfig(**{"seed": seed, **overrides})
-    state = TrainingState.fresh(cfg)
+    """One training iteration of this trainer (its defaults plus ``overrides``), as a closure, with its config
+    and the collector's ``close``."""
+    from spades_env.agents.ppo import buffer, config, run_folder, train
+
+    return iteration_of(types.SimpleNamespace(config=config, buffer=buffer, run_folder=run_folder, train=train),
+                        overrides, seed)
+
+
+def iteration_of(trainer, overrides: dict, seed: int):
+    """One iteration of a trainer of today's shape (``trainer.train.ppo_iteration``: plan, collect, GAE, update)."""
+    cfg = trainer.config.PPOConfig(**{"seed": seed, **overrides})
+    state = trainer.run_folder.TrainingState.fresh(cfg)
     for _ in range(POOL):
         state.add_snapshot(cfg.pool_size)
-    collector, buffer = make_collector(cfg), RolloutBuffer(cfg.gamma, cfg.gae_lambda)
+    collector, buffer = trainer.train.make_collector(cfg), trainer.buffer.RolloutBuffer(cfg.gamma, cfg.gae_lambda)
 
     def iterate() -> dict:  # exactly the trainer's iteration
         start, cpu = time.perf_counter(), time.process_time()
-        stats, _, collect_s = ppo_iteration(cfg, state, collector, buffer)
+        stats, _, collect_s = trainer.train.ppo_iteration(cfg, state, collector, buffer)
         return {"decisions": stats.decisions, "collect_s": collect_s,
                 "update_s": time.perf_counter() - start - collect_s, "cpu_s": time.process_time() - cpu,
                 "worker_cpu_s": stats.worker_cpu_s}
@@ -80,8 +89,12 @@ def now_iteration(overrides: dict, seed: int):
 
 
 def before_iteration(commit: str, overrides: dict, seed: int):
-    """One training iteration of the trainer at ``commit`` (its defaults plus ``overrides``), as a closure."""
+    """One training iteration of the trainer at ``commit`` (its defaults plus ``overrides``), as a closure, with
+    its config and what closes its collector: a trainer of today's shape runs as :func:`iteration_of`, an
+    older one (before issue 14's restructure, such as :data:`BASELINE`) through its own calls."""
     old = import_trainer_at(commit)
+    if hasattr(old.train, "ppo_iteration"):
+        return iteration_of(old, overrides, seed)
     cfg = old.config.PPOConfig(**{"seed": seed, **overrides})
     state = old.run_folder.TrainingState.fresh(cfg)
     for _ in range(POOL):
@@ -101,30 +114,26 @@ def before_iteration(commit: str, overrides: dict, seed: int):
         return {"decisions": stats.decisions, "collect_s": collected - start,
                 "update_s": time.perf_counter() - collected, "cpu_s": time.process_time() - cpu, "worker_cpu_s": 0.0}
 
-    return iterate, cfg
+    return iterate, cfg, lambda: None
 
 
 def import_trainer_at(commit: str):
-    """The ``agents/ppo`` package of ``commit``, read from git and imported as ``ppo_<commit>`` (its modules as
-    attributes); it runs on today's engine and agents."""
-    import types
-
+    """The ``agents/ppo`` package of ``commit``, read from git into a temporary folder and imported as
+    ``ppo_<commit>`` (its modules as attributes); it runs on today's engine and agents. The folder goes on
+    ``sys.path`` and ``PYTHONPATH`` so that the collector's worker process imports the package too."""
     repo = Path(__file__).resolve().parents[1]
     git = ["git", "-C", str(repo)]
     names = subprocess.run([*git, "ls-tree", "--name-only", commit, "agents/ppo/"], capture_output=True, text=True,
                            check=True).stdout.split()
     name = f"ppo_{commit}"
-    folder = Path(tempfile.mkdtemp()) / name
-    folder.mkdir()
+    root = Path(tempfile.mkdtemp())
+    (root / name).mkdir()
     for path in names:
         if path.endswith(".py"):
             text = subprocess.run([*git, "show", f"{commit}:{path}"], capture_output=True, text=True, check=True)
-            (folder / Path(path).name).write_text(text.stdout)
-    spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
-                                                  submodule_search_locations=[str(folder)])
-    package = importlib.util.module_from_spec(spec)
-    sys.modules[name] = package
-    spec.loader.exec_module(package)
+            (root / name / Path(path).name).write_text(text.stdout)
+    sys.path.insert(0, str(root))
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
     modules = {m: importlib.import_module(f"{name}.{m}") for m in ("config", "buffer", "run_folder", "train")}
     return types.SimpleNamespace(**modules)
 
@@ -214,10 +223,10 @@ def main(argv: list[str] | None = None) -> int:
         if name == "before":
             if not args.baseline:
                 continue
-            ways[name], cfg = before_iteration(args.baseline, shared, args.seed)
+            ways[name], cfg, close = before_iteration(args.baseline, shared, args.seed)
         else:
             ways[name], cfg, close = now_iteration({**VARIANTS[name], **shared}, args.seed)
-            closers.append(close)
+        closers.append(close)
         configs[name] = cfg.to_dict()
     print(f"{args.num_players} players, ways {list(ways)}, {args.rounds} rounds", flush=True)
     iterations = iteration_rows(ways, args.rounds)
