@@ -65,7 +65,8 @@ def mask_array(legal: int) -> np.ndarray:
         array, view = _scratch.buffers
     except AttributeError:
         array = np.zeros(NUM_ACTIONS, np.int8)
-        array, view = _scratch.buffers = array, memoryview(array).cast("B")
+        view = memoryview(array).cast("B")
+        _scratch.buffers = array, view
     t = _BYTES_13
     view[:] = b"".join((t[legal & 8191], t[legal >> 13 & 8191], t[legal >> 26 & 8191], t[legal >> 39 & 8191],
                         t[legal >> 52 & 8191], _BYTES_6[legal >> 65]))

@@ -103,10 +103,10 @@ def cards_of(mask: int) -> list[int]:
 
 
 def bits_to_array(mask: int, size: int = NUM_CARDS, dtype=np.uint8) -> np.ndarray:
-    """A bitmask as a 0/1 array of ``size`` entries (bit i -> index i).
+    """A bitmask as a 0/1 array of ``size`` entries (bit i -> index i): a hand or a pile in an observation.
 
-    On every ``observe()``: a legal set usually holds a few bits, which are
-    quickest set one by one; a full hand is quicker to unpack byte-wise.
+    A few bits are quickest set one by one, more (a full hand) unpacked byte-wise. (The action mask
+    every decision hands out has its own, quicker builder: :func:`spades_env.actions.mask_array`.)
     """
     if mask.bit_count() > 8:
         raw = np.frombuffer(mask.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)

@@ -142,7 +142,6 @@ class raw_env(AECEnv, EzPickle):
         self.state_space = spaces.Box(state_low, state_high, dtype=np.float32)
         self._tracker = ObservationTracker(self.game, observation)
         self._rows = list(self._tracker.vectors)  # row views, one per player
-        self._no_actions = np.zeros(NUM_ACTIONS, np.int8)
         self.hand_records: list[dict] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -178,11 +177,8 @@ class raw_env(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict:
         """A copy of the agent's observation vector (kept up to date by the tracker) and its action mask."""
         player, game = self.agent_name_mapping[agent], self.game
-        if player != game.current_player or game.phase is _GAME_OVER:
-            mask = self._no_actions.copy()
-        else:
-            mask = mask_array(game.legal_mask())
-        return {"observation": self._rows[player].copy(), "action_mask": mask}
+        legal = 0 if player != game.current_player or game.phase is _GAME_OVER else game.legal_mask()
+        return {"observation": self._rows[player].copy(), "action_mask": mask_array(legal)}
 
     def last(self, observe: bool = True) -> tuple:
         """PettingZoo's ``last()``: the observation, cumulative reward, termination, truncation and info of

@@ -27,10 +27,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from spades_env.actions import NUM_ACTIONS
+from spades_env.actions import mask_array
 from spades_env.agent import Agent, ask, forced_action
 from spades_env.agents.base import make_agent
-from spades_env.cards import bits_to_array
 from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker, observation_size
 
@@ -157,7 +156,7 @@ class GameCollector:
         return chosen, deciders
 
     def _legal_masks(self, slots: list[int]) -> np.ndarray:
-        return np.stack([bits_to_array(self.games[s].legal_mask(), NUM_ACTIONS) for s in slots]).astype(bool)
+        return np.stack([mask_array(self.games[s].legal_mask()) for s in slots]).astype(bool)
 
     def _ask_agents(self, key: Key, slots: list[int], players: list[int], store: bool,
                     trajectories: dict[tuple[int, int], Trajectory], chosen: dict[int, int]) -> None:
