@@ -45,7 +45,9 @@ import json
 import os
 import platform
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -239,14 +241,24 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the vector engine rows on this torch device (e.g. cuda) instead of numpy")
     parser.add_argument("--rows", action="append", default=[], metavar="TEXT",
                         help="only the rows whose name contains TEXT (repeat for more; OpenSpiel is always kept)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="run the whole benchmark this many times, each in a fresh process, and report each "
+                             "row's median (default 1: this process)")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
     budget = Budget(hands=args.hands) if args.hands is not None else Budget(seconds=args.seconds or 6.0)
     started, load_before = datetime.datetime.now().astimezone().isoformat(timespec="seconds"), os.getloadavg()
-    results = benchmark(budget, args.seed, args.rounds, args.device, args.rows)
+    runs = None
+    if args.processes == 1:
+        results = benchmark(budget, args.seed, args.rounds, args.device, args.rows)
+    else:
+        runs = in_processes(args, budget)
+        results = medians(runs)
     load_after = os.getloadavg()
-    print(table(results))
+    print(table(results) if runs is None else median_table(results, runs))
     print(f"\nload average (1, 5, 15 min) before: {_load(load_before)}, after: {_load(load_after)} "
           f"on {os.cpu_count()} cores")
     ours, peer = results.get(OURS_ROW), results.get(OPENSPIEL_ROW)
@@ -263,10 +275,54 @@ def main(argv: list[str] | None = None) -> int:
             "rows": {name: None if t is None else {**asdict(t), "decisions_per_second": t.rate}
                      for name, t in results.items()},
             "ratio_env_vs_openspiel": ratio,
+            **({} if runs is None else {"processes": args.processes, "runs": runs}),
         }
         with open(args.json, "w") as f:
             json.dump(report, f, indent=2)
     return 0
+
+
+def in_processes(args: argparse.Namespace, budget: Budget) -> list[dict]:
+    """The whole benchmark run ``args.processes`` times one after another, each in a fresh Python process:
+    on a shared machine one process's rates move by up to 20% from the next's (the same code, the same
+    seed), ours more than OpenSpiel's, so a single process can be lucky or not. Returns each run's rows
+    (name -> decisions, hands, seconds, decisions_per_second, or None)."""
+    forwarded = ["--seconds", str(budget.seconds)] if budget.hands is None else ["--hands", str(budget.hands)]
+    forwarded += ["--rounds", str(args.rounds), "--seed", str(args.seed)]
+    forwarded += [] if args.device is None else ["--device", args.device]
+    for part in args.rows:
+        forwarded += ["--rows", part]
+    runs = []
+    with tempfile.TemporaryDirectory() as folder:
+        for k in range(args.processes):
+            path = os.path.join(folder, f"run{k}.json")
+            subprocess.run([sys.executable, "-m", "spades_env.experiments.bench_env", *forwarded, "--json", path],
+                           check=True, stdout=subprocess.DEVNULL)
+            with open(path) as f:
+                runs.append(json.load(f)["rows"])
+            print(f"process {k + 1} of {args.processes} done", file=sys.stderr, flush=True)
+    return runs
+
+
+def medians(runs: list[dict]) -> dict[str, Tally | None]:
+    """Per row, the run of median rate (an odd count; the upper middle one otherwise), as a Tally."""
+    out: dict[str, Tally | None] = {}
+    for name in runs[0]:
+        measured = sorted((run[name] for run in runs if run.get(name)), key=lambda r: r["decisions_per_second"])
+        middle = measured[len(measured) // 2] if measured else None
+        out[name] = None if middle is None else Tally(middle["decisions"], middle["hands"], middle["seconds"])
+    return out
+
+
+def median_table(results: dict[str, Tally | None], runs: list[dict]) -> str:
+    """:func:`table` of the median runs, with each row's lowest and highest rate over the processes."""
+    lines = table(results).split("\n")
+    lines[0] += f" {'lowest':>12} {'highest':>12}"
+    for i, name in enumerate(results, start=1):
+        rates = [run[name]["decisions_per_second"] for run in runs if run.get(name)]
+        if rates:
+            lines[i] += f" {min(rates):12,.0f} {max(rates):12,.0f}"
+    return f"median of {len(runs)} processes (each row its own median run)\n" + "\n".join(lines)
 
 
 def _load(load: tuple[float, float, float]) -> str:

@@ -42,3 +42,14 @@ def test_batch_chooser_picks_a_legal_id_uniformly():
         expected = 3000 / len(legal)
         chi2 = ((counts[row, legal] - expected) ** 2 / expected).sum()
         assert chi2 < {3: 13.8, 14: 34.5}[len(legal)]  # p = 0.001 for 2 and 13 degrees of freedom
+
+
+def test_bench_env_in_fresh_processes_reports_each_rows_median(tmp_path):
+    out = tmp_path / "bench.json"
+    assert bench_env.main(["--hands", "1", "--rounds", "1", "--processes", "3", "--rows", "AEC env, 2",
+                           "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["processes"] == 3 and len(report["runs"]) == 3
+    for name, row in report["rows"].items():
+        rates = sorted(run[name]["decisions_per_second"] for run in report["runs"])
+        assert row["decisions_per_second"] == rates[1]  # the median of three
