@@ -59,8 +59,10 @@ def mask_array(legal: int) -> np.ndarray:
     their arrays are kept and copied.
     """
     cardless = not legal & _CARD_BITS
-    if cardless and legal in _WITHOUT_CARDS:
-        return _WITHOUT_CARDS[legal].copy()
+    if cardless:
+        kept = _WITHOUT_CARDS.get(legal)
+        if kept is not None:
+            return kept.copy()
     try:
         array, view = _scratch.buffers
     except AttributeError:
