@@ -155,8 +155,9 @@ class RolloutBuffer:
                     rows = slice(start, start + VALUE_CHUNK)
                     obs = data["obs"][rows].float()
                     count = len(obs)  # the last chunk is padded with zero rows to a bucketed size (model.py)
-                    if bucketed(count) > count:
-                        obs = torch.cat([obs, obs.new_zeros(bucketed(count) - count, obs.shape[1])])
+                    padding = bucketed(count) - count
+                    if padding:
+                        obs = torch.cat([obs, obs.new_zeros(padding, obs.shape[1])])
                     feats = model.features_of(obs)
                     if feats is not None:
                         features = torch.empty(self.size, feats.shape[1]) if features is None else features
