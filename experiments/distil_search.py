@@ -29,7 +29,9 @@ B``): against the heuristic under the house rule (``--blind-nil-min-deficit
 100``) 2,000 single-hand deals at seed 90250 and 400 games to 500 at 90251;
 under the game's rules 90252 and 90253; against the shipped ``ppo``, house
 rule, 2,000 single-hand deals at 90254, and 400 games to 500 under the game's
-rules at 90255.
+rules at 90255. Choosing among candidates (rounds of labels, the shipped
+network) uses other deals: 1,000 single-hand deals against the heuristic,
+house rule, at seed 90260.
 """
 
 from __future__ import annotations

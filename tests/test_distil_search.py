@@ -1,0 +1,33 @@
+"""experiments/distil_search.py: labels in resumable chunks, a fit that writes a playable policy."""
+
+from __future__ import annotations
+
+import json
+
+import torch
+
+from spades_env.agents.base import make_agent
+from spades_env.agents.match import play_game
+from spades_env.experiments import distil_search
+from spades_env.game import SpadesConfig
+
+
+def test_collect_resumes_at_the_first_missing_chunk_and_fit_writes_a_policy(tmp_path):
+    base = ["--out", str(tmp_path), "--teacher", "heuristic", "--chunk-hands", "2"]
+    distil_search.main([*base, "--chunks", "1"])
+    first = tmp_path / "labels" / "chunk-00000.pt"
+    before = first.stat().st_mtime_ns
+    chunk = torch.load(first)
+    assert len(chunk["actions"]) > 0 and (chunk["teacher_actions"] >= 0).all()
+    assert chunk["masks"][torch.arange(len(chunk["actions"])), chunk["teacher_actions"]].all()  # labels are legal
+    distil_search.main([*base, "--chunks", "2"])  # as after a kill: chunk 0 is kept, chunk 1 is added
+    assert first.stat().st_mtime_ns == before
+    assert (tmp_path / "labels" / "chunk-00001.pt").exists()
+
+    distil_search.main(["--out", str(tmp_path), "--fit", "--epochs", "1"])
+    fit = json.loads((tmp_path / "fit.json").read_text())
+    assert [h["epoch"] for h in fit["history"]] == [0, 1]
+    agent = make_agent(f"ppo:{tmp_path / 'policy.pt'}")
+    assert agent.meta["provenance"][-1]["step"] == "distil_search"
+    game = play_game([agent, make_agent("heuristic")] * 2, seed=3, config=SpadesConfig(single_hand=True))
+    assert game.game_over
