@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="the house rule the hands are played under (0: Blind Nil at any score)")
     parser.add_argument("--fit", action="store_true", help="fit the collected labels instead of collecting")
     parser.add_argument("--epochs", type=int, default=8, help="passes of the fit")
-    parser.add_argument("--learning-rate", type=float, default=1e-4, help="Adam step size of the fit")
+    parser.add_argument("--learning-rate", type=float, default=3e-4, help="Adam step size of the fit")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     if args.fit:
@@ -173,7 +173,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     rules = {"blind_nil_min_deficit": args.blind_nil_min_deficit or None}
     (args.out).mkdir(parents=True, exist_ok=True)
-    (args.out / "collect.json").write_text(json.dumps({"command": " ".join(sys.argv), **{
+    command = " ".join(["python -m spades_env.experiments.distil_search", *(sys.argv[1:] if argv is None else argv)])
+    (args.out / "collect.json").write_text(json.dumps({"command": command, **{
         k: str(v) for k, v in vars(args).items()}}, indent=2) + "\n")
     collect(args.out, args.init, args.teacher, args.seed, args.chunk_hands, args.minutes, args.chunks,
             args.score_context, rules)
