@@ -65,7 +65,7 @@ def collect(out: Path, init: str, teacher: str, seed: int, chunk_hands: int, min
     labels.mkdir(parents=True, exist_ok=True)
     collector = Collector(4, chunk_hands, "default", teacher=teacher, teacher_phases="all", teacher_share=1.0,
                           workers=1, rules=rules)
-    began = time.perf_counter()
+    config, began = collector.games.config, time.perf_counter()
     try:
         for index in range(chunks):
             path = labels / f"chunk-{index:05d}.pt"
@@ -75,7 +75,6 @@ def collect(out: Path, init: str, teacher: str, seed: int, chunk_hands: int, min
                 print(f"collect: {minutes} minutes spent; run again to go on", flush=True)
                 return
             rng = np.random.default_rng([seed, index])
-            config = collector.games.config
             plans = [Plan((LEARNER, HEURISTIC) * 2 if (index + h) % 2 == 0 else (HEURISTIC, LEARNER) * 2,
                           draw_start(rng, config, score_context), "heuristic") for h in range(chunk_hands)]
             buffer = RolloutBuffer(1.0, 1.0)
