@@ -41,12 +41,14 @@ import copy
 import json
 import sys
 import time
+import types
 from pathlib import Path
 
 import numpy as np
 import torch
 
 from spades_env.agents.ppo.buffer import RolloutBuffer
+from spades_env.agents.ppo.cloning import imitation_loss, teacher_fit
 from spades_env.agents.ppo.collect import Collector
 from spades_env.agents.ppo.model import SHIPPED, load_policy, masked_log_probs, save_policy
 from spades_env.agents.ppo.plans import LEARNER, Plan
@@ -101,13 +103,11 @@ def load_labels(out: Path) -> dict[str, torch.Tensor]:
     return {name: torch.cat([c[name] for c in chunks]) for name in chunks[0]}
 
 
-def scores(model, data: dict, rows: slice) -> tuple[float, float]:
-    """Mean NLL of the label and greedy agreement with it over ``rows``."""
-    with torch.no_grad():
-        log_probs = masked_log_probs(model.logits(data["obs"][rows].float()), data["masks"][rows])
-        label = data["teacher_actions"][rows]
-        nll = -log_probs.gather(1, label.unsqueeze(1)).mean().item()
-        return nll, (log_probs.argmax(1) == label).float().mean().item()
+def heldout_fit(model, data: dict[str, torch.Tensor], rows: slice) -> tuple[float, float]:
+    """Mean NLL of the label and greedy agreement with it over ``rows`` (the trainer's teacher metrics)."""
+    held = types.SimpleNamespace(**{name: data[name][rows] for name in ("obs", "masks", "teacher_actions")})
+    scores = teacher_fit(model, held)
+    return scores["teacher_nll"], scores["teacher_agreement"]
 
 
 def fit(out: Path, init: str, epochs: int, learning_rate: float, seed: int) -> dict:
@@ -119,26 +119,25 @@ def fit(out: Path, init: str, epochs: int, learning_rate: float, seed: int) -> d
     generator = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
     held = slice(split, n)
-    best_nll, agree = scores(model, data, held)
-    history = [{"epoch": 0, "heldout_nll": best_nll, "heldout_agreement": agree}]
-    print(f"fit: {n} labels ({split} fitted); before: held-out NLL {best_nll:.4f}, agreement {agree:.1%}", flush=True)
-    best = copy.deepcopy(model.state_dict())
+    nll, agree = heldout_fit(model, data, held)
+    history = [{"epoch": 0, "heldout_nll": nll, "heldout_agreement": agree}]
+    print(f"fit: {n} labels ({split} fitted); before: held-out NLL {nll:.4f}, agreement {agree:.1%}", flush=True)
+    chosen, best = history[0], copy.deepcopy(model.state_dict())
     for epoch in range(1, epochs + 1):
         model.train()
         for idx in torch.split(torch.randperm(split, generator=generator), BATCH_SIZE):
             log_probs = masked_log_probs(model.logits(data["obs"][idx].float()), data["masks"][idx])
-            loss = -log_probs.gather(1, data["teacher_actions"][idx].unsqueeze(1)).mean()
+            loss = imitation_loss(log_probs, data["teacher_actions"][idx], 1.0)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
         model.eval()
-        nll, agree = scores(model, data, held)
+        nll, agree = heldout_fit(model, data, held)
         history.append({"epoch": epoch, "heldout_nll": nll, "heldout_agreement": agree})
         print(f"fit: epoch {epoch}: held-out NLL {nll:.4f}, agreement {agree:.1%}", flush=True)
-        if nll < best_nll:
-            best_nll, best = nll, copy.deepcopy(model.state_dict())
+        if nll < chosen["heldout_nll"]:
+            chosen, best = history[-1], copy.deepcopy(model.state_dict())
     model.load_state_dict(best)
-    chosen = min(history, key=lambda h: h["heldout_nll"])
     provenance = list(policy["meta"].get("provenance", []))
     provenance.append({"step": "distil_search", "init": str(init), "labels": n, "epochs": epochs,
                        "learning_rate": learning_rate, "chosen_epoch": chosen["epoch"]})
@@ -171,7 +170,7 @@ def main(argv: list[str] | None = None) -> None:
         fit(args.out, args.init, args.epochs, args.learning_rate, args.seed)
         return
     rules = {"blind_nil_min_deficit": args.blind_nil_min_deficit or None}
-    (args.out).mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     command = " ".join(["python -m spades_env.experiments.distil_search", *(sys.argv[1:] if argv is None else argv)])
     (args.out / "collect.json").write_text(json.dumps({"command": command, **{
         k: str(v) for k, v in vars(args).items()}}, indent=2) + "\n")
