@@ -16,6 +16,7 @@ from .bidding import Bidding
 from .deals import DealSource, check_deals
 from .draw import TwoPlayerDraw
 from .hands import HandCycle
+from .kernels import first_illegal, live_view
 from .observe import ObservationWriter
 from .play import TrickPlay
 from .state import BID, BLIND, DRAW, PASS, PLAY, REPLACE, SIDE_FIELDS, GameState
@@ -79,6 +80,7 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         self.observation_size = observation_size(num_players, observation)
         self.num_actions = A.NUM_ACTIONS
         self._be = Backend(device)
+        self._compiled = not self._be.is_torch  # numpy: card play and the live view by spades_env.vector.kernels
         self.device = self._be.device if self._be.is_torch else "numpy"
         self.observation_dtype = observation_dtype
         self._obs_dtype = self._be.u8 if observation_dtype == "uint8" else self._be.f32
@@ -161,12 +163,10 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         slots = np.arange(B)
         first_dealers = self._deals.new_games(slots, seeds, dealers)
         self._start_hands(slots, first_dealers, self._deals.permutations(slots) if fixed is None else fixed)
-        self._note_phase()
-        self._acting_seat = self._ar * n + self.current_player
-        self._mask = self._legal_mask()
+        obs = self._live_view()
         zeros = be.zeros(B, be.bool)
-        return VecStep(self._current_obs(), self._mask, be.copy(self.current_player),
-                       be.zeros((B, n), be.f32), zeros, be.copy(zeros), be.copy(zeros))
+        return VecStep(obs, self._mask, be.copy(self.current_player), be.zeros((B, n), be.f32), zeros, be.copy(zeros),
+                       be.copy(zeros))
 
     def _check_totals(self, name: str, value, high: int | None) -> Any:
         arr = np.asarray(value, np.int64)
@@ -208,22 +208,25 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         ended = be.nonzero(self.tricks_done == 13)
         if len(ended):
             self._end_hands(ended)
-        self._note_phase()
-        self._acting_seat = self._ar * n + self.current_player
-        self._mask = self._legal_mask()
-        return VecStep(self._current_obs(), self._mask, be.copy(self.current_player), self._rewards,
-                       self._terminated, self._truncated, self._hand_done)
+        obs = self._live_view()
+        return VecStep(obs, self._mask, be.copy(self.current_player), self._rewards, self._terminated,
+                       self._truncated, self._hand_done)
 
     def _check_actions(self, a) -> None:
         if tuple(a.shape) != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
-        if 0 <= int(a.min()) and int(a.max()) < A.NUM_ACTIONS:
-            legal = self._be.take(self._mask.reshape(-1), self._mask_rows + a)
-            if bool(legal.all()):
+        if self._compiled:
+            b = first_illegal(self._mask, a)
+            if b < 0:
                 return
         else:
-            legal = (a >= 0) & (a < A.NUM_ACTIONS)
-        b = int(self._be.nonzero(~legal)[0])
+            if 0 <= int(a.min()) and int(a.max()) < A.NUM_ACTIONS:
+                legal = self._be.take(self._mask.reshape(-1), self._mask_rows + a)
+                if bool(legal.all()):
+                    return
+            else:
+                legal = (a >= 0) & (a < A.NUM_ACTIONS)
+            b = int(self._be.nonzero(~legal)[0])
         action = int(a[b])
         legal_ids = np.flatnonzero(self._be.to_numpy(self._mask[b]))
         what = A.action_to_str(action) if 0 <= action < A.NUM_ACTIONS else "not an action id"
@@ -237,6 +240,24 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         """``_phase_now``: the phase of every game when they are all in one (most steps), else None."""
         low = int(self.phase.min())
         self._phase_now = low if low == int(self.phase.max()) else None
+
+    def _live_view(self):
+        """After a reset or step: the phase of every game if one (``_phase_now``), the seats to act
+        (``_acting_seat``), their legal masks (``_mask``) and observations (returned)."""
+        self._acting_seat = self._ar * self.num_players + self.current_player
+        if self._compiled and self.observation_kind == "default":
+            obs = np.empty((self.num_envs, self.observation_size), self._obs_dtype)
+            self._mask = np.empty((self.num_envs, A.NUM_ACTIONS), np.bool_)
+            off = self._off
+            common = live_view(self.num_players, self.phase, self.current_player, self.hands, self.led,
+                               self.trick_cards, self._flags, self._reals, self._live_spans, off["phase"],
+                               off["to_act"], off["trick"], self._rel, self._allowed, self._card_source,
+                               self._other_actions, obs, self._mask)
+            self._phase_now = None if common < 0 else common
+            return obs
+        self._note_phase()
+        self._mask = self._legal_mask()
+        return self._current_obs()
 
     def _legal_mask(self):
         """(B, 71) legal actions of the seat to act in every game (SpadesGame.legal_mask, batched)."""

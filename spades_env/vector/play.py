@@ -4,6 +4,7 @@ for the conventions)."""
 from __future__ import annotations
 
 from ..cards import NUM_CARDS, SPADES
+from .kernels import play_cards
 from .state import NO_TRICK
 
 
@@ -11,6 +12,9 @@ class TrickPlay:
     """The PLAY phase (a mixin of :class:`~spades_env.vector.VectorSpades`)."""
 
     def _play(self, games, card) -> None:
+        if self._compiled:
+            self._play_compiled(games, card)
+            return
         be, xp, flat, n = self._be, self._be.xp, self._flat, self.num_players
         player = self._of(self.current_player, games)
         seat = self._of(self._acting_seat, games)  # games * n + player, from the step's start
@@ -38,6 +42,16 @@ class TrickPlay:
         complete = be.nonzero(size == n)
         if len(complete):
             self._finish_tricks(games if len(complete) == len(games) else be.take(games, complete))
+
+    def _play_compiled(self, games, card) -> None:
+        """:meth:`_play` and :meth:`_finish_tricks` as one compiled pass (:func:`.kernels.play_cards`)."""
+        flags_at, reals_at = self._tricks_at
+        values, codes = self._counted["tricks"]
+        play_cards(games, card, self.num_players, NO_TRICK, self.hands, self.current_player, self.trick_len, self.led,
+                   self.broken, self.trick_cards, self.tricks, self.leader, self.tricks_done, self._flat, self._rflat,
+                   self._keep_codes, self._keep_reals, self._hand_at, self._played_at, self._voids_at,
+                   self._broken_at, flags_at, reals_at, values, codes, self._seat_at["leader"], self._trick_power,
+                   self._suit_of)
 
     def _finish_tricks(self, games) -> None:
         """Score the completed tricks: the card of highest trick power (cards.TRICK_POWER) wins."""
