@@ -31,6 +31,9 @@ engine, one row per batch size).
 - ``vector engine, uint8 obs, B=N``: the same with
   ``observation_dtype="uint8"`` (the observations in a quarter of the bytes,
   :func:`spades_env.observations.to_uint8`).
+- ``vector engine, uint8 obs, B=N, 2 threads``: the same with ``threads=2``
+  (the engine's compiled passes split over both cores; every other row,
+  OpenSpiel's included, runs on one core).
 
 Usage: ``python -m spades_env.experiments.bench_env --seconds 10 --json bench.json``; ``--rows TEXT``
 (repeatable) keeps the rows whose name contains TEXT, and the OpenSpiel reference.
@@ -218,13 +221,14 @@ def benchmark(budget: Budget, seed: int, rounds: int, device: str | None = None,
 
 def table(results: dict[str, Tally | None]) -> str:
     reference = results.get(OPENSPIEL_ROW)
-    lines = [f"{'row':32} {'decisions/s':>12} {'vs OpenSpiel':>13} {'decisions':>10} {'hands':>7} {'seconds':>8}"]
+    w = max(32, *map(len, results))
+    lines = [f"{'row':{w}} {'decisions/s':>12} {'vs OpenSpiel':>13} {'decisions':>10} {'hands':>7} {'seconds':>8}"]
     for name, tally in results.items():
         if tally is None:
-            lines.append(f"{name:32} {'(not available)':>12}")
+            lines.append(f"{name:{w}} {'(not available)':>12}")
             continue
         ratio = f"{tally.rate / reference.rate:.2f}x" if reference and reference.rate else "-"
-        lines.append(f"{name:32} {tally.rate:12,.0f} {ratio:>13} {tally.decisions:10d} {tally.hands:7d} "
+        lines.append(f"{name:{w}} {tally.rate:12,.0f} {ratio:>13} {tally.decisions:10d} {tally.hands:7d} "
                      f"{tally.seconds:8.2f}")
     return "\n".join(lines)
 
@@ -332,7 +336,8 @@ def _load(load: tuple[float, float, float]) -> str:
 # ------------------------------------------------------------ the batched engine (issue 7)
 
 VECTOR_BATCH_SIZES = (1, 64, 256, 1024, 4096)
-UINT8_BATCH_SIZES = (512, 1024, 4096)
+UINT8_BATCH_SIZES = (512, 1024, 2048, 4096)
+THREADED_BATCH_SIZES = (1024, 2048)
 GPU_BATCH_SIZES = (1024, 4096, 16384, 65536, 262144)  # a GPU needs far more games per call to be busy
 
 
@@ -348,11 +353,22 @@ def vector_rows(device: str | None = None) -> list[tuple[str, Callable[[Budget, 
     size = 1024 if device is None else sizes[-2]
     found.append((f"vector engine, 2 players, B={size}{where}",
                   functools.partial(run_vector, num_envs=size, device=device, num_players=2)))
+    if device is None and numba_threads() >= 2:  # both cores: the compiled passes split over two threads
+        found += [(f"vector engine, uint8 obs, B={size}, 2 threads",
+                   functools.partial(run_vector, num_envs=size, observation_dtype="uint8", threads=2))
+                  for size in THREADED_BATCH_SIZES]
     return found
 
 
+def numba_threads() -> int:
+    """The threads numba may use here (its NUMBA_NUM_THREADS: the cores, unless set)."""
+    import numba
+
+    return numba.config.NUMBA_NUM_THREADS
+
+
 def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | None = None,
-               num_players: int = 4, observation_dtype: str = "float32") -> Tally | None:
+               num_players: int = 4, observation_dtype: str = "float32", threads: int = 1) -> Tally | None:
     """``num_envs`` single hands stepped together (same rules options as the AEC row); ``None`` when the
     torch device is not available. Every step returns the observations and masks and checks the actions;
     a random agent picks one legal action per game in one vectorised draw (timed too)."""
@@ -364,7 +380,7 @@ def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | 
         if device.startswith("cuda") and not torch.cuda.is_available():
             return None
     vec = VectorSpades(num_envs, num_players=num_players, device=device, seed=rng.randrange(2**31), single_hand=True,
-                       blind_nil=False, observation_dtype=observation_dtype)
+                       blind_nil=False, observation_dtype=observation_dtype, threads=threads)
     choose_batch = _batch_chooser(vec, rng.randrange(2**31))
     out = vec.reset()
     tally = Tally()

@@ -247,6 +247,39 @@ def test_options_are_validated():
         VectorSpades(2, target_score=0)
     with pytest.raises(ValueError, match="repeats"):
         VectorSpades(1).reset(deals=[[list(range(13))] * 4])
+    with pytest.raises(ValueError, match="threads must be an integer"):
+        VectorSpades(2, threads=0)
+    with pytest.raises(ValueError, match="needs the numpy backend"):
+        VectorSpades(2, device="cpu", threads=2)
+
+
+def test_an_illegal_action_in_play_is_refused_before_any_game_moves():
+    """The compiled check covers every game before the compiled card play touches any."""
+    vec = VectorSpades(4, seed=1, blind_nil=False)
+    out = vec.reset()
+    rng = np.random.default_rng(1)
+    while not out.mask[:, :52].any(axis=1).all():
+        out = vec.step(random_actions(out.mask, rng))
+    before = [x.copy() for x in (vec.obs_buffer, vec.hands, vec.trick_cards)]
+    actions = random_actions(out.mask, rng)
+    actions[3] = int(np.flatnonzero(~out.mask[3, :52])[0])  # a card game 3's seat does not hold
+    with pytest.raises(ValueError, match="in game 3"):
+        vec.step(actions)
+    assert all(np.array_equal(x, y) for x, y in zip(before, (vec.obs_buffer, vec.hands, vec.trick_cards)))
+
+
+@pytest.mark.parametrize("num_players, dtype", [(4, "uint8"), (2, "float32")])
+def test_threads_give_the_same_games(num_players, dtype):
+    """``threads=2`` splits the compiled passes over two threads; every step is the one-thread step."""
+    one, two = (VectorSpades(24, num_players=num_players, seed=4, max_hands=2, observation_dtype=dtype,
+                             threads=t) for t in (1, 2))
+    a, b = one.reset(), two.reset()
+    rng = np.random.default_rng(4)
+    for _ in range(250):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))
+        actions = random_actions(a.mask, rng)
+        a, b = one.step(actions), two.step(actions)
+    assert np.array_equal(one.obs_buffer, two.obs_buffer)
 
 
 @pytest.mark.parametrize("num_players, observation", [(4, "default"), (4, "oracle"), (2, "default")])

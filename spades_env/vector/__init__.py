@@ -37,7 +37,10 @@ once and is reproducible for a given seed and batch size. ``reset`` also
 takes fixed first deals, dealers and starting scores, as ``SpadesGame.reset``.
 
 Arrays are numpy by default; ``device="cuda"`` (or ``"cpu"``, ``"torch"``)
-runs the same code on torch tensors. Every indexed read and write goes
+runs the same code on torch tensors. On numpy the two hottest calls, card
+play and building the observations and masks of the seats to act, run as
+compiled passes over the games (:mod:`~spades_env.vector.kernels`, numba;
+``threads=2`` splits them over two cores); torch runs their array form. Every indexed read and write goes
 through :meth:`~spades_env.vector.backend.Backend.take` / ``put`` on flat
 arrays, which are fast in numpy and, as ``index_select`` / ``index_copy_``,
 in torch; on the steps where every game is in one phase (most of them), the
@@ -69,7 +72,9 @@ attributes):
   :mod:`~spades_env.vector.hands` (the end of a hand: scoring with
   :func:`spades_env.scoring.score_sides`, the game's decision, rewards; and
   the next deal);
-- :mod:`~spades_env.vector.observe`: the observation writers.
+- :mod:`~spades_env.vector.observe`: the observation writers;
+- :mod:`~spades_env.vector.kernels`: card play and the live view compiled
+  for numpy (the same transitions, checked against the array form).
 """
 
 from .engine import OBSERVATION_DTYPES, OBSERVATION_KINDS, REWARD_MODES, VecStep, VectorSpades

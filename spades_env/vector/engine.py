@@ -16,7 +16,6 @@ from .bidding import Bidding
 from .deals import DealSource, check_deals
 from .draw import TwoPlayerDraw
 from .hands import HandCycle
-from .kernels import first_illegal, live_view
 from .observe import ObservationWriter
 from .play import TrickPlay
 from .state import BID, BLIND, DRAW, PASS, PLAY, REPLACE, SIDE_FIELDS, GameState
@@ -57,12 +56,15 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
     :func:`spades_env.observations.to_uint8` codes), ``reward`` (``"score"`` or ``"win"``), ``device``
     (``None``/``"numpy"``: numpy arrays; ``"cpu"``, ``"cuda"``, ``"torch"``: torch tensors, ``"torch"``
     picking cuda when available), ``seed`` (the deal generator, or with ``per_game_seeds`` the generator of each new
-    game's seed), ``per_game_seeds`` and every rules Option of :class:`SpadesConfig`.
+    game's seed), ``per_game_seeds``, ``threads`` (numpy only: card play and the observations split over this
+    many threads, the same results; numba's default threading layer, ``workqueue``, must not be entered from
+    two Python threads at once, so keep ``threads=1`` for engines stepped in parallel threads, or install
+    ``tbb``) and every rules Option of :class:`SpadesConfig`.
     """
 
     def __init__(self, num_envs: int, num_players: int = 4, reward: str = "score", device: Any = None,
                  seed: int | None = None, per_game_seeds: bool = False, observation: str = "default",
-                 observation_dtype: str = "float32", **rules) -> None:
+                 observation_dtype: str = "float32", threads: int = 1, **rules) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if reward not in REWARD_MODES:
@@ -81,6 +83,15 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         self.num_actions = A.NUM_ACTIONS
         self._be = Backend(device)
         self._compiled = not self._be.is_torch  # numpy: card play and the live view by spades_env.vector.kernels
+        if self._compiled:  # imported here: numba loads in a fraction of a second, not at `import spades_env`
+            from . import kernels
+
+            self.threads = kernels.check_threads(threads)
+            self._kernels = kernels.SERIAL if self.threads == 1 else kernels.PARALLEL
+        elif threads != 1:
+            raise ValueError(f"threads={threads!r} needs the numpy backend (device=None); torch has its own threads")
+        else:
+            self.threads = 1
         self.device = self._be.device if self._be.is_torch else "numpy"
         self.observation_dtype = observation_dtype
         self._obs_dtype = self._be.u8 if observation_dtype == "uint8" else self._be.f32
@@ -216,7 +227,7 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         if tuple(a.shape) != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
         if self._compiled:
-            b = first_illegal(self._mask, a)
+            b = self._kernels.first_illegal(self._mask, a)
             if b < 0:
                 return
         else:
@@ -249,7 +260,8 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
             obs = np.empty((self.num_envs, self.observation_size), self._obs_dtype)
             self._mask = np.empty((self.num_envs, A.NUM_ACTIONS), np.bool_)
             off = self._off
-            common = live_view(self.num_players, self.phase, self.current_player, self.hands, self.led,
+            self._kernels.threads(self.threads)
+            common = self._kernels.live_view(self.num_players, self.phase, self.current_player, self.hands, self.led,
                                self.trick_cards, self._flags, self._reals, self._live_spans, off["phase"],
                                off["to_act"], off["trick"], self._rel, self._allowed, self._card_source,
                                self._other_actions, obs, self._mask)

@@ -9,19 +9,24 @@ drift apart unnoticed: ``tests/test_vector.py`` plays the numpy engine (these ke
 engine (the array form in :mod:`spades_env.vector.play`, :meth:`VectorSpades._legal_mask` and
 :meth:`ObservationWriter._observations`) against ``SpadesGame`` step by step.
 
-The kernels are compiled on first use and cached on disk (``cache=True``; non-recursive functions load
-from numba's cache in milliseconds).
+Two builds of the one source: :data:`SERIAL`, the default, and :data:`PARALLEL`
+(``VectorSpades(threads=k)``), whose loops over the games (``prange``) numba's threading layer splits
+over ``k`` threads. Each game touches only its own entries, so the split changes no result. Kernels are
+compiled on first use and cached on disk (``cache=True``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from types import FunctionType, SimpleNamespace
+
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..cards import NUM_CARDS, SPADES
 
 
-@njit(cache=True, nogil=True)
 def play_cards(games, cards, n, no_trick, hands, current_player, trick_len, led, broken, trick_cards, tricks,
                leader, tricks_done, flat, rflat, keep_codes, keep_reals, hand_at, played_at, voids_at, broken_at,
                tricks_flags_at, tricks_reals_at, trick_values, trick_codes, leader_at, trick_power,
@@ -29,7 +34,7 @@ def play_cards(games, cards, n, no_trick, hands, current_player, trick_len, led,
     """Seat ``current_player[g]`` of game ``g = games[i]`` plays ``cards[i]`` (legal): the card leaves its
     hand, joins the trick and shows in every observer's row (played, a void shown, spades broken); a
     complete trick goes to the card of highest ``trick_power`` (cards.TRICK_POWER), whose seat leads next."""
-    for i in range(games.shape[0]):
+    for i in prange(games.shape[0]):
         g, card = games[i], cards[i]
         player = current_player[g]
         seat = g * n + player
@@ -78,7 +83,7 @@ def play_cards(games, cards, n, no_trick, hands, current_player, trick_len, led,
         tricks_done[g] += 1
 
 
-@njit(cache=True, nogil=True)
+
 def live_view(n, phase, current_player, hands, led, trick_cards, rows, reals, real_spans, phase_at, to_act_at,
               trick_at, rel, allowed, card_source, other_actions, out, mask) -> int:  # pragma: no cover - compiled
     """The observation (``out``, (B, D) uint8 or float32) and legal mask (``mask``, (B, 71) bool) of the
@@ -90,6 +95,10 @@ def live_view(n, phase, current_player, hands, led, trick_cards, rows, reals, re
     width = rows.shape[1]
     common = phase[0]
     for g in range(out.shape[0]):
+        if phase[g] != common:
+            common = -1
+            break
+    for g in prange(out.shape[0]):
         player = current_player[g]
         seat = g * n + player
         for j in range(width):  # an explicit loop: numba vectorises it, not a slice assignment
@@ -99,8 +108,6 @@ def live_view(n, phase, current_player, hands, led, trick_cards, rows, reals, re
             for j in range(real_spans[k, 1] - start):
                 out[g, start + j] = reals[seat, rstart + j]
         ph = phase[g]
-        if ph != common:
-            common = -1
         out[g, phase_at + ph] = 1
         out[g, to_act_at] = 1
         for s in range(n):
@@ -122,6 +129,15 @@ def live_view(n, phase, current_player, hands, led, trick_cards, rows, reals, re
     return common
 
 
+def _renamed(function: Callable, suffix: str) -> Callable:
+    """``function`` under another name: numba names its cache files after the function, so the parallel
+    build of a kernel is cached apart from the serial one."""
+    copy = FunctionType(function.__code__, function.__globals__, function.__name__ + suffix, function.__defaults__,
+                        function.__closure__)
+    copy.__qualname__, copy.__doc__ = function.__qualname__ + suffix, function.__doc__
+    return copy
+
+
 @njit(cache=True, nogil=True)
 def first_illegal(mask, actions) -> int:  # pragma: no cover - compiled
     """The first game whose action is not a legal id of its row of ``mask``, or -1."""
@@ -130,3 +146,26 @@ def first_illegal(mask, actions) -> int:  # pragma: no cover - compiled
         if a < 0 or a >= mask.shape[1] or not mask[g, a]:
             return g
     return -1
+
+
+def check_threads(threads) -> int:
+    """``threads`` checked: a positive integer, at most numba's thread count."""
+    most = numba.config.NUMBA_NUM_THREADS
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
+        raise ValueError(f"threads must be an integer in 1..{most} (numba's NUMBA_NUM_THREADS), got {threads!r}")
+    return threads
+
+
+def use_threads(threads: int) -> None:
+    """Run the next parallel kernel on ``threads`` threads (numba's setting is per calling thread)."""
+    if numba.get_num_threads() != threads:
+        numba.set_num_threads(threads)
+
+
+# The loops over the games are ``prange`` loops: plain loops in the serial build. ``threads(k)`` readies
+# the build for a call on ``k`` threads.
+KERNELS = (play_cards, live_view)
+SERIAL = SimpleNamespace(**{kernel.__name__: njit(cache=True, nogil=True)(kernel) for kernel in KERNELS},
+                         first_illegal=first_illegal, threads=lambda threads: None)
+PARALLEL = SimpleNamespace(**{kernel.__name__: njit(cache=True, nogil=True, parallel=True)(_renamed(kernel, "_par"))
+                              for kernel in KERNELS}, first_illegal=first_illegal, threads=use_threads)

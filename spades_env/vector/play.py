@@ -4,7 +4,6 @@ for the conventions)."""
 from __future__ import annotations
 
 from ..cards import NUM_CARDS, SPADES
-from .kernels import play_cards
 from .state import NO_TRICK
 
 
@@ -47,11 +46,12 @@ class TrickPlay:
         """:meth:`_play` and :meth:`_finish_tricks` as one compiled pass (:func:`.kernels.play_cards`)."""
         flags_at, reals_at = self._tricks_at
         values, codes = self._counted["tricks"]
-        play_cards(games, card, self.num_players, NO_TRICK, self.hands, self.current_player, self.trick_len, self.led,
-                   self.broken, self.trick_cards, self.tricks, self.leader, self.tricks_done, self._flat, self._rflat,
-                   self._keep_codes, self._keep_reals, self._hand_at, self._played_at, self._voids_at,
-                   self._broken_at, flags_at, reals_at, values, codes, self._seat_at["leader"], self._trick_power,
-                   self._suit_of)
+        self._kernels.threads(self.threads)
+        self._kernels.play_cards(
+            games, card, self.num_players, NO_TRICK, self.hands, self.current_player, self.trick_len, self.led,
+            self.broken, self.trick_cards, self.tricks, self.leader, self.tricks_done, self._flat, self._rflat,
+            self._keep_codes, self._keep_reals, self._hand_at, self._played_at, self._voids_at, self._broken_at,
+            flags_at, reals_at, values, codes, self._seat_at["leader"], self._trick_power, self._suit_of)
 
     def _finish_tricks(self, games) -> None:
         """Score the completed tricks: the card of highest trick power (cards.TRICK_POWER) wins."""
