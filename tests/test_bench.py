@@ -15,9 +15,9 @@ def test_bench_env_writes_figures(tmp_path):
 
 def test_bench_env_rows_keeps_the_rows_asked_for_and_the_reference(tmp_path):
     out = tmp_path / "bench.json"
-    assert bench_env.main(["--hands", "1", "--rounds", "1", "--rows", "uint8 obs, B=1024", "--json", str(out)]) == 0
+    assert bench_env.main(["--hands", "1", "--rounds", "1", "--rows", "uint8 obs, B=512", "--json", str(out)]) == 0
     rows = set(json.loads(out.read_text())["rows"])
-    assert rows == {"OpenSpiel spades (pyspiel)", "vector engine, uint8 obs, B=1024"}
+    assert rows == {"OpenSpiel spades (pyspiel)", "vector engine, uint8 obs, B=512"}
 
 
 def test_batch_chooser_picks_a_legal_id_uniformly():
