@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+import numba
 import numpy as np
 import pytest
 
@@ -269,6 +270,7 @@ def test_an_illegal_action_in_play_is_refused_before_any_game_moves():
 
 
 @pytest.mark.parametrize("num_players, dtype", [(4, "uint8"), (2, "float32")])
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba has one thread on this machine")
 def test_threads_give_the_same_games(num_players, dtype):
     """``threads=2`` splits the compiled passes over two threads; every step is the one-thread step."""
     one, two = (VectorSpades(24, num_players=num_players, seed=4, max_hands=2, observation_dtype=dtype,
