@@ -261,10 +261,10 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
             self._mask = np.empty((self.num_envs, A.NUM_ACTIONS), np.bool_)
             off = self._off
             self._kernels.threads(self.threads)
-            common = self._kernels.live_view(self.num_players, self.phase, self.current_player, self.hands, self.led,
-                               self.trick_cards, self._flags, self._reals, self._live_spans, off["phase"],
-                               off["to_act"], off["trick"], self._rel, self._allowed, self._card_source,
-                               self._other_actions, obs, self._mask)
+            common = self._kernels.live_view(
+                self.num_players, self.phase, self.current_player, self.hands, self.led, self.trick_cards,
+                self._flags, self._reals, self._live_spans, off["phase"], off["to_act"], off["trick"], self._rel,
+                self._allowed, self._card_source, self._other_actions, obs, self._mask)
             self._phase_now = None if common < 0 else common
             return obs
         self._note_phase()
