@@ -5,9 +5,10 @@ entries per game: hands, the observation entries a card touches, the trick), and
 act observations and masks a dozen more; each call costs microseconds of dispatch however few entries
 it moves. Compiled by numba, each is one pass over the games that reads and writes the same arrays,
 entry by entry, with the same index tables (:mod:`spades_env.vector.observe`), so the two forms cannot
-drift apart unnoticed: ``tests/test_vector.py`` plays the numpy engine (these kernels) and the torch
-engine (the array form in :mod:`spades_env.vector.play`, :meth:`VectorSpades._legal_mask` and
-:meth:`ObservationWriter._observations`) against ``SpadesGame`` step by step.
+drift apart unnoticed: ``tests/test_vector.py`` plays the numpy engine (these kernels) against
+``SpadesGame``, and the torch engine (the array form in :mod:`spades_env.vector.play`,
+:meth:`VectorSpades._legal_mask` and :meth:`ObservationWriter._observations`) against the numpy one,
+step by step.
 
 Two builds of the one source: :data:`SERIAL`, the default, and :data:`PARALLEL`
 (``VectorSpades(threads=k)``), whose loops over the games (``prange``) numba's threading layer splits
@@ -30,7 +31,7 @@ from ..cards import NUM_CARDS, SPADES
 def play_cards(games, cards, n, no_trick, hands, current_player, trick_len, led, broken, trick_cards, tricks,
                leader, tricks_done, flat, rflat, keep_codes, keep_reals, hand_at, played_at, voids_at, broken_at,
                tricks_flags_at, tricks_reals_at, trick_values, trick_codes, leader_at, trick_power,
-               suit_of) -> None:  # pragma: no cover - compiled
+               suit_of) -> None:
     """Seat ``current_player[g]`` of game ``g = games[i]`` plays ``cards[i]`` (legal): the card leaves its
     hand, joins the trick and shows in every observer's row (played, a void shown, spades broken); a
     complete trick goes to the card of highest ``trick_power`` (cards.TRICK_POWER), whose seat leads next."""
@@ -85,7 +86,7 @@ def play_cards(games, cards, n, no_trick, hands, current_player, trick_len, led,
 
 
 def live_view(n, phase, current_player, hands, led, trick_cards, rows, reals, real_spans, phase_at, to_act_at,
-              trick_at, rel, allowed, card_source, other_actions, out, mask) -> int:  # pragma: no cover - compiled
+              trick_at, rel, allowed, card_source, other_actions, out, mask) -> int:
     """The observation (``out``, (B, D) uint8 or float32) and legal mask (``mask``, (B, 71) bool) of the
     seat to act in every game: its stored row (``rows``; with ``real_spans`` (start, stop, start in
     ``reals``), the fractional blocks from the float32 rows ``reals``: given for float32 observations),
@@ -139,7 +140,7 @@ def _renamed(function: Callable, suffix: str) -> Callable:
 
 
 @njit(cache=True, nogil=True)
-def first_illegal(mask, actions) -> int:  # pragma: no cover - compiled
+def first_illegal(mask, actions) -> int:
     """The first game whose action is not a legal id of its row of ``mask``, or -1."""
     for g in range(actions.shape[0]):
         a = actions[g]
