@@ -256,7 +256,7 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         """After a reset or step: the phase of every game if one (``_phase_now``), the seats to act
         (``_acting_seat``), their legal masks (``_mask``) and observations (returned)."""
         self._acting_seat = self._ar * self.num_players + self.current_player
-        if self._compiled and self.observation_kind == "default":
+        if self._compiled:
             obs = np.empty((self.num_envs, self.observation_size), self._obs_dtype)
             self._mask = np.empty((self.num_envs, A.NUM_ACTIONS), np.bool_)
             off = self._off
@@ -264,7 +264,8 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
             common = self._kernels.live_view(
                 self.num_players, self.phase, self.current_player, self.hands, self.led, self.trick_cards,
                 self._flags, self._reals, self._live_spans, off["phase"], off["to_act"], off["trick"], self._rel,
-                self._allowed, self._card_source, self._other_actions, obs, self._mask)
+                self._allowed, self._card_source, self._other_actions,
+                self.num_players - 1 if self.observation_kind == "oracle" else 0, obs, self._mask)
             self._phase_now = None if common < 0 else common
             return obs
         self._note_phase()

@@ -1,4 +1,5 @@
-"""Compiled forms of the batched engine's two hottest calls, for numpy arrays: card play and the live view.
+"""Compiled forms of the batched engine's two hottest calls, for numpy arrays: card play and the live view
+(the observations, either kind, and legal masks of the seats to act).
 
 Why: on a CPU a step of card play is about forty whole-array numpy calls (gathers and scatters of a few
 entries per game: hands, the observation entries a card touches, the trick), and reading the seats' to
@@ -86,13 +87,14 @@ def play_cards(games, cards, n, no_trick, hands, current_player, trick_len, led,
 
 
 def live_view(n, phase, current_player, hands, led, trick_cards, rows, reals, real_spans, phase_at, to_act_at,
-              trick_at, rel, allowed, card_source, other_actions, out, mask) -> int:
+              trick_at, rel, allowed, card_source, other_actions, others, out, mask) -> int:
     """The observation (``out``, (B, D) uint8 or float32) and legal mask (``mask``, (B, 71) bool) of the
     seat to act in every game: its stored row (``rows``; with ``real_spans`` (start, stop, start in
     ``reals``), the fractional blocks from the float32 rows ``reals``: given for float32 observations),
-    the phase, itself to act and the current trick; the legal actions of its phase (card source 2: the
-    legal plays, 1: the whole hand, 0: none; plus the phase's other ids). Returns the phase of every game
-    when they are all in one (most steps), else -1."""
+    the phase, itself to act and the current trick; with ``others`` (the oracle kind: n - 1, else 0) the
+    hands of the next ``others`` seats from its left after the row; the legal actions of its phase (card
+    source 2: the legal plays, 1: the whole hand, 0: none; plus the phase's other ids). Returns the phase
+    of every game when they are all in one (most steps), else -1."""
     width = rows.shape[1]
     common = phase[0]
     for g in range(out.shape[0]):
@@ -115,6 +117,10 @@ def live_view(n, phase, current_player, hands, led, trick_cards, rows, reals, re
             card = trick_cards[g * n + s]
             if card >= 0:
                 out[g, trick_at + rel[s, player] * NUM_CARDS + card] = 1
+        for k in range(others):
+            other = hands[g * n + (player + 1 + k) % n]
+            for c in range(NUM_CARDS):
+                out[g, width + k * NUM_CARDS + c] = (other >> c) & 1
         hand = hands[seat]
         source = card_source[ph]
         if source == 2:
