@@ -195,7 +195,9 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         ``truncated`` and its slot already holds a new game in the returned
         observation, mask and player. With ``check`` (default) an illegal
         action raises ``ValueError`` naming the game, the action and the
-        phase, before anything changes.
+        phase, before anything changes. ``check=False`` skips that, for
+        actions drawn under the mask: an illegal id then corrupts the games
+        (and an id outside 0..70 is read out of bounds by the compiled path).
         """
         be = self._be
         a = be.asarray(actions, be.i64)
