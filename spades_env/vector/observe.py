@@ -235,22 +235,6 @@ class ObservationWriter:
 
     # --------------------------------------------------------------- views
 
-    def _stored_rows(self, seats, final: bool = False, dtype=None):
-        """The stored rows of ``seats`` (any shape) in ``dtype`` (by default the observation's): a new array,
-        the fractional entries as float32 values or uint8 codes; the blocks written when observations are
-        read still 0."""
-        be = self._be
-        dtype = self._obs_dtype if dtype is None else dtype
-        flags, reals = (self._final_flags, self._final_reals) if final else (self._flags, self._reals)
-        out = be.take(flags, seats)  # the stored rows are uint8: a new array either way
-        if dtype is be.u8:
-            return out
-        out = be.astype(out, dtype)  # the rows hold uint8 codes of the fractional entries: their float32 values
-        reals = be.take(reals, seats)
-        for start, stop, rstart in self._real_spans:
-            out[..., start:stop] = reals[..., rstart:rstart + stop - start]
-        return out
-
     def _observations(self, games, observers, final: bool = False, dtype=None):
         """Observations (shape S + (observation_size,), in ``dtype``, by default the engine's
         ``observation_dtype``) of seats ``observers`` in games ``games`` (both of shape S): the stored rows,
@@ -261,14 +245,21 @@ class ObservationWriter:
         dtype = self._obs_dtype if dtype is None else dtype
         live = games is self._ar  # then observers are the seats to act
         seats = self._acting_seat if live else games * n + observers
+        flags, reals = (self._final_flags, self._final_reals) if final else (self._flags, self._reals)
         if self.observation_kind == "default":
-            out = self._stored_rows(seats, final, dtype)
+            out = be.take(flags, seats)  # the stored rows are uint8: a new array either way
+            if dtype is not be.u8:
+                out = be.astype(out, dtype)
         else:  # the other seats' hands, in seat order from the observer's left
             out = be.zeros((*seats.shape, D), dtype)
-            out[..., :self._row_size] = self._stored_rows(seats, final, dtype)
+            out[..., :self._row_size] = be.take(flags, seats)
             if not final:  # at the end of a game every hand is empty
                 others = be.take(self.hands, games[..., None] * n + be.take(self._next_seats, observers))
                 out[..., self._row_size:] = be.astype(be.unpack(others), dtype).reshape(*seats.shape, -1)
+        if dtype is not be.u8:  # the rows hold uint8 codes of the fractional entries: their float32 values
+            reals = be.take(reals, seats)
+            for start, stop, rstart in self._real_spans:
+                out[..., start:stop] = reals[..., rstart:rstart + stop - start]
         flat = out.reshape(-1)
         rows = self._out_rows if live else be.arange(flat.shape[0] // D).reshape(seats.shape) * D
         if final:  # the game is over: nobody to act, no trick
