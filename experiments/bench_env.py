@@ -26,7 +26,8 @@ engine, one row per batch size).
   stepping N single hands at once; one decision is one game's action, and
   the observation (of the seat to act) and the legal mask of every game come
   back from every step. The random agent draws its N choices in one
-  vectorised call, timed with the rest. ``--device cuda`` runs these rows on
+  call, timed with the rest (``VectorSpades.random_actions``: one compiled
+  pass over the masks on numpy, ``multinomial`` on torch). ``--device cuda`` runs these rows on
   a GPU through torch.
 - ``vector engine, uint8 obs, B=N``: the same with
   ``observation_dtype="uint8"`` (the observations in a quarter of the bytes,
@@ -398,30 +399,16 @@ def run_vector(budget: Budget, rng: random.Random, num_envs: int, device: str | 
 
 
 def _batch_chooser(vec, seed: int) -> Callable:
-    """A random agent for a batch. Each step gives the 71 action ids a random order of priority and every
-    game plays its legal id of highest priority: for each game, a uniform choice among its legal ids (games
-    of one step share the order). On numpy the priorities are the ranks 1..71 as bytes, multiplied into the
-    mask and maximised per row (a column shuffle of the mask and an argmax cost three times as much)."""
+    """The batched random agent: :meth:`VectorSpades.random_actions`, a uniform legal action per game under
+    the masks of the engine's last step (on numpy one compiled pass; on torch ``multinomial``). The
+    returned chooser takes the mask only to look like any agent."""
     if vec.device == "numpy":
         gen = np.random.default_rng(seed)
-        ids = np.arange(vec.num_actions)
-        by_rank = np.zeros(vec.num_actions + 1, np.int64)  # [rank]: the id that has it this step
+    else:
+        import torch
 
-        def choose(mask: np.ndarray) -> np.ndarray:
-            rank = gen.permutation(ids).astype(np.uint8) + np.uint8(1)
-            by_rank[rank] = ids
-            return by_rank[(mask.view(np.uint8) * rank).max(axis=1)]
-
-        return choose
-    import torch
-
-    gen = torch.Generator(device=vec.device).manual_seed(seed)
-
-    def choose_torch(mask):
-        order = torch.randperm(mask.shape[1], device=vec.device, generator=gen)
-        return order[mask[:, order].to(torch.uint8).argmax(dim=1)]
-
-    return choose_torch
+        gen = torch.Generator(device=vec.device).manual_seed(seed)
+    return lambda mask: vec.random_actions(gen)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from spades_env.experiments import bench_env
 
 
@@ -20,28 +22,35 @@ def test_bench_env_rows_keeps_the_rows_asked_for_and_the_reference(tmp_path):
     assert rows == {"OpenSpiel spades (pyspiel)", "vector engine, uint8 obs, B=512"}
 
 
-def test_batch_chooser_picks_a_legal_id_uniformly():
-    """The batched rows' random agent: always a legal id, each of a game's legal ids about equally often."""
+@pytest.mark.parametrize("device", [None, "cpu"])
+def test_batch_chooser_picks_a_legal_id_uniformly(device):
+    """The batched rows' random agent (VectorSpades.random_actions, compiled on numpy, multinomial on torch):
+    always a legal id, and each of a game's legal ids about equally often, at a bid (14 ids) and at a
+    card play, drawn 3,000 times from one position."""
     import numpy as np
 
     from spades_env.vector import VectorSpades
 
-    vec = VectorSpades(4, seed=0)
+    if device is not None:
+        pytest.importorskip("torch")
+    vec = VectorSpades(6, seed=0, device=device, blind_nil=False)
     choose = bench_env._batch_chooser(vec, seed=1)
-    mask = np.zeros((3, vec.num_actions), bool)
-    mask[0, [3, 40, 70]] = True
-    mask[1, 52:66] = True
-    mask[2, 7] = True
-    counts = np.zeros((3, vec.num_actions), int)
-    for _ in range(3000):
-        picked = choose(mask)
-        assert mask[np.arange(3), picked].all()
-        counts[np.arange(3), picked] += 1
-    assert counts[2, 7] == 3000
-    for row, legal in ((0, [3, 40, 70]), (1, list(range(52, 66)))):
-        expected = 3000 / len(legal)
-        chi2 = ((counts[row, legal] - expected) ** 2 / expected).sum()
-        assert chi2 < {3: 13.8, 14: 34.5}[len(legal)]  # p = 0.001 for 2 and 13 degrees of freedom
+    out = vec.reset()
+    for steps in (0, 6):  # at the first bid; then at the second card of the first trick
+        for _ in range(steps):
+            out = vec.step(choose(out.mask))
+        mask = np.asarray(out.mask)
+        counts = np.zeros(mask.shape, int)
+        for _ in range(3000):
+            picked = np.asarray(choose(out.mask))
+            assert mask[np.arange(len(mask)), picked].all()
+            counts[np.arange(len(mask)), picked] += 1
+        for row, legal in zip(counts, mask):
+            df, expected = legal.sum() - 1, 3000 / legal.sum()
+            chi2 = ((row[legal] - expected) ** 2 / expected).sum()
+            # p = 1e-5 (24 rows are tested) by the Wilson-Hilferty approximation (above the exact bound for
+            # few degrees of freedom); a sampler that skipped or doubled one id would be far above it
+            assert df == 0 and chi2 == 0 or chi2 < df * (1 - 2 / (9 * df) + 4.26 * (2 / (9 * df)) ** 0.5) ** 3
 
 
 def test_bench_env_in_fresh_processes_reports_each_rows_median(tmp_path):

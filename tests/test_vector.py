@@ -272,14 +272,16 @@ def test_an_illegal_action_in_play_is_refused_before_any_game_moves():
 @pytest.mark.parametrize("num_players, dtype", [(4, "uint8"), (2, "float32")])
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba has one thread on this machine")
 def test_threads_give_the_same_games(num_players, dtype):
-    """``threads=2`` splits the compiled passes over two threads; every step is the one-thread step."""
+    """``threads=2`` splits the compiled passes over two threads; every step is the one-thread step, and so
+    are the engine's random actions (always legal) for one seed."""
     one, two = (VectorSpades(24, num_players=num_players, seed=4, max_hands=2, observation_dtype=dtype,
                              threads=t) for t in (1, 2))
     a, b = one.reset(), two.reset()
-    rng = np.random.default_rng(4)
+    rng_one, rng_two = np.random.default_rng(4), np.random.default_rng(4)
     for _ in range(250):
         assert all(np.array_equal(x, y) for x, y in zip(a, b))
-        actions = random_actions(a.mask, rng)
+        actions = one.random_actions(rng_one)
+        assert np.array_equal(actions, two.random_actions(rng_two)) and a.mask[np.arange(24), actions].all()
         a, b = one.step(actions), two.step(actions)
     assert np.array_equal(one.obs_buffer, two.obs_buffer)
 

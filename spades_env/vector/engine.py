@@ -261,13 +261,14 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         if self._compiled:
             obs = np.empty((self.num_envs, self.observation_size), self._obs_dtype)
             self._mask = np.empty((self.num_envs, A.NUM_ACTIONS), np.bool_)
+            self._legal_words = np.empty((self.num_envs, 2), np.int64)
             off = self._off
             self._kernels.threads(self.threads)
             common = self._kernels.live_view(
                 self.num_players, self.phase, self.current_player, self.hands, self.led, self.trick_cards,
                 self._flags, self._reals, self._live_spans, off["phase"], off["to_act"], off["trick"], self._rel,
                 self._allowed, self._card_source, self._other_actions,
-                self.num_players - 1 if self.observation_kind == "oracle" else 0, obs, self._mask)
+                self.num_players - 1 if self.observation_kind == "oracle" else 0, obs, self._mask, self._legal_words)
             self._phase_now = None if common < 0 else common
             return obs
         self._note_phase()
@@ -291,6 +292,21 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
         are broken, else (none of these held) the whole hand."""
         restricted = hand & self._be.take(self._allowed, self.led)
         return self._be.xp.where(restricted != 0, restricted, hand)
+
+    def random_actions(self, rng):
+        """A uniform legal action for the seat to act in every game (the batched random agent), from the
+        legal masks of the last ``reset`` or ``step``.
+
+        ``rng``: a ``numpy.random.Generator`` on the numpy backend (one ``random(B)`` draw per call, so a
+        seed gives the same actions with any ``threads``), a ``torch.Generator`` on torch (or ``None``
+        for torch's default). On numpy one compiled pass over the masks' bits (kept by the live view), on
+        one thread; on torch ``multinomial``.
+        """
+        if self._compiled:
+            out = np.empty(self.num_envs, np.int64)
+            self._kernels.sample_legal(self._legal_words, rng.random(self.num_envs), out)
+            return out
+        return self._be.xp.multinomial(self._mask.float(), 1, generator=rng).squeeze(1)
 
     def hand_record(self, game: int) -> dict:
         """The last hand scored in slot ``game``, with the fields of ``SpadesGame.hand_records`` it keeps
