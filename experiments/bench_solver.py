@@ -53,8 +53,9 @@ def random_position(rng: np.random.Generator, num_players: int, tricks_left: int
     """A game at the start of a trick with ``tricks_left`` tricks to play, reached as the module docstring says
     (with ``nil`` false, the heuristic's Nil and Blind Nil bids become bids of 1)."""
     game = SpadesGame(num_players=num_players, single_hand=True)
-    game.reset(seed=int(rng.integers(1 << 31)))
-    bidder = make_agent("heuristic")
+    seed = int(rng.integers(1 << 31))
+    game.reset(seed=seed)
+    bidder = make_agent("heuristic", seed=seed)  # seeded: its bids' jitter would otherwise vary by process
     while game.phase != Phase.PLAY:
         action = ask(bidder, game, None)
         if not nil and action in (A.BLIND_NIL, A.bid_action(0)):
