@@ -71,9 +71,9 @@ value.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import intrinsic
+from numba import njit
+
+from ..bitscan import highest_card, lowest_card, popcount
 
 INF = 1 << 20
 MAX_TRICKS = 13
@@ -124,31 +124,6 @@ COMPACT = 2380  # splits counted by compact_index(): C(17, 4)
 
 
 # ---------------------------------------------------------------- bits
-
-
-@intrinsic
-def _ctpop(typingctx, x):
-    """LLVM's population count (one instruction where the CPU has one) of an int64."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return types.int64(types.int64), codegen
-
-
-# The bit scans are single instructions (LLVM's ctpop, cttz and ctlz; numba's own intrinsics for the
-# latter two): as loops they took 40% of a node's time at 10 tricks left (the same nodes, 2026-12-02).
-@njit(cache=True, _nrt=False)
-def popcount(x: int) -> int:
-    return _ctpop(np.int64(x))
-
-
-@njit(cache=True, _nrt=False)
-def lowest_card(x: int) -> int:
-    return trailing_zeros(np.int64(x))
-
-
-@njit(cache=True, _nrt=False)
-def highest_card(x: int) -> int:
-    return 63 - leading_zeros(np.int64(x))
 
 
 @njit(cache=True, _nrt=False)

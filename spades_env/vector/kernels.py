@@ -27,6 +27,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from ..bitscan import popcount
 from ..cards import NUM_CARDS, SPADES
 
 
@@ -153,16 +154,6 @@ def sample_legal(words, u, out) -> None:
             out[g] = select_bit(low, k)
         else:
             out[g] = 64 + select_bit(high, k - in_low)
-
-
-@njit(cache=True, nogil=True)
-def popcount(x) -> int:
-    """Set bits of an int64 (SWAR; LLVM makes it one instruction where the CPU has one)."""
-    x = np.uint64(x)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, nogil=True)
