@@ -20,6 +20,7 @@ RANKS = "23456789TJQKA"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = "♣♦♥♠"
 NUM_CARDS = 52
+TRICKS_PER_HAND = 13  # both variants: four hands of 13, or two hands of 13 drawn from the stock
 SPADES = 3
 
 FULL_SUIT = (1 << 13) - 1
@@ -92,13 +93,32 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+def _suit_chunks(first: int) -> tuple[tuple[int, ...], ...]:
+    """``[bits]``: the ids ``first + i`` of the set bits ``i`` of a 13-bit chunk, ascending (built by doubling:
+    the chunks with bit ``i`` set are those below it plus ``i``)."""
+    table: list[tuple[int, ...]] = [()]
+    for i in range(RANKS_PER_SUIT):
+        table += [t + (first + i,) for t in table]
+    return tuple(table)
+
+
+_SUIT_CHUNKS = tuple(_suit_chunks(RANKS_PER_SUIT * s) for s in range(4))  # 4 x 8192 tuples, 3 MB, 8 ms
+
+
 def cards_of(mask: int) -> list[int]:
-    """Card ids in a bitmask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    """The ids of the set bits of ``mask``, ascending: a hand's cards, or an action set's ids (up to 70).
+
+    Each suit's 13 bits are one table lookup: a hand costs a fifth of a bit-by-bit loop, and this runs
+    in every hand record, legal-action list and agent.
+    """
+    t0, t1, t2, t3 = _SUIT_CHUNKS
+    out = [*t0[mask & FULL_SUIT], *t1[mask >> 13 & FULL_SUIT], *t2[mask >> 26 & FULL_SUIT],
+           *t3[mask >> 39 & FULL_SUIT]]
+    high = mask >> NUM_CARDS  # the action ids above the cards (bids, Blind Nil, draws)
+    while high:
+        low = high & -high
+        out.append(low.bit_length() - 1 + NUM_CARDS)
+        high ^= low
     return out
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import actions as A
-from .cards import NUM_CARDS, SUITS, bits_to_array, card_to_str, cards_of
+from .cards import NUM_CARDS, SUITS, TRICKS_PER_HAND, bits_to_array, card_to_str, cards_of
 from .game import Phase, SpadesGame
 
 KINDS = ("default", "history", "oracle")
@@ -35,7 +35,8 @@ FRACTIONAL_BLOCKS = ("tricks", "stock", "discard_pile", "scores", "bags", "targe
 UINT8_LEVELS = 255  # a fractional entry as uint8: its place between the block's bounds, in 255 steps
 SCORE_CLIP = 10.0  # scores are scaled by the target and clipped to +-10 targets
 NUM_PHASES = len(Phase)
-_PLAY, _BID, _GAME_OVER = Phase.PLAY, Phase.BID, Phase.GAME_OVER
+_PLAY, _BID, _DRAW, _BLIND, _PASS = Phase.PLAY, Phase.BID, Phase.DRAW, Phase.BLIND, Phase.PASS
+_GAME_OVER = Phase.GAME_OVER
 
 
 @dataclass(frozen=True)
@@ -201,9 +202,9 @@ def encode(game: SpadesGame, observer: int, kind: str = "default", out: np.ndarr
             ones += [start + card for card in cards_of(game.hands[(observer + k) % n])]
     v[ones] = 1
     if game.trick_winners:
-        v[at["tricks"]:at["tricks"] + n] = [game.tricks[(observer + k) % n] / 13 for k in range(n)]
+        v[at["tricks"]:at["tricks"] + n] = [game.tricks[(observer + k) % n] / TRICKS_PER_HAND for k in range(n)]
     if game.scores[0] or game.scores[1] or game.bags[0] or game.bags[1]:
-        v[at["scores"]:at["bags"] + 2] = [*_scores(game, observer), *_bags(game, observer)]
+        v[at["scores"]:at["bags"] + 2] = _score_rows(game)[observer]
     v[at["target"]] = min(game.config.target_score / 1000, SCORE_CLIP)
     return v
 
@@ -233,21 +234,26 @@ def _write(zeros, ones) -> tuple[np.ndarray, np.ndarray]:
     return at, np.repeat(np.array([0, 1], np.float32), [len(at) - len(ones), len(ones)])
 
 
+def _merge(*writes: tuple[np.ndarray, np.ndarray | float]) -> tuple[np.ndarray, np.ndarray]:
+    """Several ``(indices, values)`` writes as one (a scalar value fills its indices)."""
+    at = np.concatenate([w[0] for w in writes]).astype(np.intp)
+    values = np.concatenate([np.broadcast_to(np.float32(w[1]), len(w[0])) for w in writes]).astype(np.float32)
+    return at, values
+
+
 def _unpack_hands(masks: list[int]) -> np.ndarray:
     """52-bit card masks as a (len(masks), 52) 0/1 array, bit i in column i."""
     raw = np.array(masks, "<u8").view(np.uint8).reshape(len(masks), 8)
     return np.unpackbits(raw, axis=1, count=NUM_CARDS, bitorder="little")
 
 
-def _scores(game: SpadesGame, observer: int) -> list[float]:
-    own = game.side_of[observer]
-    t = game.config.target_score
-    return [max(-SCORE_CLIP, min(SCORE_CLIP, game.scores[s] / t)) for s in (own, 1 - own)]
-
-
-def _bags(game: SpadesGame, observer: int) -> list[float]:
-    own = game.side_of[observer]
-    return [game.bags[s] / game.config.bag_limit for s in (own, 1 - own)]
+def _score_rows(game: SpadesGame) -> list[list[float]]:
+    """Each observer's ``scores`` and ``bags`` entries (own side first): scores scaled by the target and
+    clipped, bags by the bag limit. Partners share a row."""
+    t, limit = game.config.target_score, game.config.bag_limit
+    (s0, s1), (b0, b1) = [max(-SCORE_CLIP, min(SCORE_CLIP, s / t)) for s in game.scores], game.bags
+    by_side = ([s0, s1, b0 / limit, b1 / limit], [s1, s0, b1 / limit, b0 / limit])
+    return [by_side[side] for side in game.side_of]
 
 
 class ObservationTracker:
@@ -299,6 +305,16 @@ class ObservationTracker:
                              for old in range(n)]
         self._bid_writes = [[None, *(_write(idx["bids"][p], idx["bids"][p] + code) for code in range(1, BID_CODES))]
                             for p in range(n)]  # [p][code]: code 0 (no bid yet) cleared, the bid's code set
+        # A completed trick: the winner's trick count (1..13) with the lead and the turn, in one write.
+        self._win_writes = [[[_merge(self._lead_writes[old][new], (idx["tricks"][new], count / TRICKS_PER_HAND))
+                              for count in range(TRICKS_PER_HAND + 1)] for new in range(n)] for old in range(n)]
+        self._trick_block = self.vectors[:, off["trick"]:off["trick"] + n * NUM_CARDS]
+        self._score_block = self.vectors[:, off["scores"]:off["scores"] + 4]
+        self._over_writes = [_merge(_write([*self._phase_idx + Phase.PLAY, *to_act[p]], self._phase_idx + _GAME_OVER))
+                             for p in range(n)]  # [seat to act]: the phase becomes GAME_OVER, nobody acts
+        # Single entries go through a memoryview of the rows: half the cost of a numpy scalar write.
+        self._mv = memoryview(self.flat)
+        self._at = [{name: base + start for name, start in off.items()} for base in bases]  # [observer][block]
         self._deal_ones: dict[tuple[int, int, int], np.ndarray] = {}  # see _deal_ones_for
         self._others = [[(o + k) % n for k in range(1, n)] for o in range(n)]  # the oracle's other seats
         self._hand_number = -1
@@ -330,14 +346,16 @@ class ObservationTracker:
                 self._game_over()
             else:
                 self.rebuild()  # a new deal changes nearly everything
+        elif phase is _DRAW and game.phase is _DRAW and game.stock_pos - self._stock_pos == 2:
+            self._one_draw(player)  # the hot path of the two-player draw
         elif phase is _BID:
             self._bid(player)
-        elif game.num_players == 4 and phase in (Phase.BLIND, Phase.PASS) or (
-                phase is Phase.DRAW and game.phase in (Phase.DRAW, Phase.BID)):  # another draw, or the bidding
+        elif game.num_players == 4 and phase in (_BLIND, _PASS) or (
+                phase is _DRAW and game.phase in (_DRAW, _BID)):  # another draw, or the bidding
             self._set_phase_and_turn(player)
-            if phase is Phase.BLIND:
+            if phase is _BLIND:
                 self._blind(player, action)
-            elif phase is Phase.PASS:
+            elif phase is _PASS:
                 self._passed()
             else:
                 self._drawn(player)
@@ -355,12 +373,10 @@ class ObservationTracker:
             f[at] = values
         else:  # the trick is complete: clear it, count it, the winner leads
             winner = game.leader
-            trick = self._offset["trick"]
             at, values = self._last_writes[player][card]
             f[at] = values
-            self.vectors[:, trick:trick + game.num_players * NUM_CARDS] = 0
-            f[self._idx["tricks"][winner]] = game.tricks[winner] / 13
-            at, values = self._lead_writes[self._leader][winner]
+            self._trick_block.fill(0)
+            at, values = self._win_writes[self._leader][winner][game.tricks[winner]]
             f[at] = values
             self._leader = winner
         if game.voids[player] != self._voids[player]:  # a new known void, perhaps spades broken
@@ -389,15 +405,12 @@ class ObservationTracker:
 
     def _game_over(self) -> None:
         """After the last card of the game: the totals, the phase, and nobody to act."""
-        game, f, off, n = self.game, self.flat, self._offset, self.game.num_players
+        game = self.game
         self._hand_number = game.hand_number
-        for o in range(n):  # scores, bags and target are consecutive blocks
-            start = o * self.size + off["scores"]
-            f[start:start + 4] = [*_scores(game, o), *_bags(game, o)]
-        f[self._phase_idx + Phase.PLAY] = 0
-        f[self._phase_idx + Phase.GAME_OVER] = 1
+        self._score_block[:] = _score_rows(game)
+        at, values = self._over_writes[game.current_player]
+        self.flat[at] = values
         self._phase = _GAME_OVER
-        f[self._idx["to_act"][game.current_player]] = 0
 
     def _bid(self, player: int) -> None:
         """A bid: the seat had none yet (code 0), now it has one."""
@@ -456,20 +469,21 @@ class ObservationTracker:
 
     def _one_draw(self, player: int) -> None:
         """``player`` kept one of the top two cards and discarded the other; the opponent is offered the
-        next: entry by entry (the hot path of the two-player draw)."""
-        game, f, off, size = self.game, self.flat, self._offset, self.size
-        pos = game.stock_pos
+        next: entry by entry (the hot path of the two-player draw, 24 decisions of a hand)."""
+        game, mv = self.game, self._mv
+        self._stock_pos = pos = game.stock_pos
         first, second = game.stock[pos - 2], game.stock[pos - 1]
         kept, dropped = (first, second) if game.hands[player] >> first & 1 else (second, first)
-        mine, theirs = player * size, (1 - player) * size
-        f[mine + off["hand"] + kept] = 1
-        f[mine + off["discarded"] + dropped] = 1
-        f[mine + off["offered"] + first] = 0
-        f[theirs + off["offered"] + game.offered] = 1
-        f[self._stock_idx] = (NUM_CARDS - pos) / NUM_CARDS
-        f[self._pile_idx] = game.discard_pile.bit_count() / 26
-        if "other_hands" in off:
-            f[theirs + off["other_hands"] + kept] = 1
+        mine, theirs = self._at[player], self._at[1 - player]
+        mv[mine["hand"] + kept] = mv[mine["discarded"] + dropped] = mv[theirs["offered"] + game.offered] = 1
+        # to_act is by relative seat (self, opponent): the turn passes to the opponent
+        mv[mine["offered"] + first] = mv[mine["to_act"]] = mv[theirs["to_act"] + 1] = 0
+        mv[mine["to_act"] + 1] = mv[theirs["to_act"]] = 1
+        stock, pile = (NUM_CARDS - pos) / NUM_CARDS, game.discard_pile.bit_count() / 26
+        mv[mine["stock"]] = mv[theirs["stock"]] = stock
+        mv[mine["discard_pile"]] = mv[theirs["discard_pile"]] = pile
+        if "other_hands" in mine:
+            mv[theirs["other_hands"] + kept] = 1
 
     def _set_phase_and_turn(self, player: int) -> None:
         """After a decision outside the play: the phase may change, and the turn moves on."""
@@ -505,7 +519,7 @@ class ObservationTracker:
             vectors[:, off["stock"]] = (NUM_CARDS - game.stock_pos) / NUM_CARDS
             vectors[:, off["discard_pile"]] = game.discard_pile.bit_count() / 26
         if game.scores[0] or game.scores[1] or game.bags[0] or game.bags[1]:
-            vectors[:, off["scores"]:off["scores"] + 4] = [[*_scores(game, o), *_bags(game, o)] for o in range(n)]
+            vectors[:, off["scores"]:off["scores"] + 4] = _score_rows(game)
         vectors[:, off["target"]] = min(game.config.target_score / 1000, SCORE_CLIP)
 
     def _deal_ones_for(self, dealer: int, to_act: int, phase: int) -> np.ndarray:
