@@ -56,6 +56,10 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             return super().last(observe)
         return self.env.last(observe)
 
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self.last = self.env.last  # reset, so last() has nothing left to check: the env's own, with no frame between
+
     def step(self, action) -> None:
         if self._has_reset and self.env.agents:
             self._has_updated = True
@@ -182,10 +186,17 @@ class raw_env(AECEnv, EzPickle):
 
     def last(self, observe: bool = True) -> tuple:
         """PettingZoo's ``last()``: the observation, cumulative reward, termination, truncation and info of
-        the agent to act (the base class's, without its extra frame: it runs at every decision)."""
-        agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        the agent to act (the base class's, with :meth:`observe` inlined for the agent to act: this runs at
+        every decision)."""
+        agent, game = self.agent_selection, self.game
+        if observe:
+            legal = 0 if game.phase is _GAME_OVER else game.legal_mask()
+            observation = {"observation": self._rows[self.agent_name_mapping[agent]].copy(),
+                           "action_mask": mask_array(legal)}
+        else:
+            observation = None
+        return (observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         return self.observe(agent or self.agent_selection)["action_mask"]
