@@ -7,9 +7,10 @@ trains its own copy of a fresh network (the same seed) with its own config:
 * ``before``: the trainer of ``--baseline`` (a git commit; its package is
   read from git into a temporary folder and imported) with its defaults;
 * ``now``: this trainer with its defaults (the recipe ``spades train`` runs);
-* ``now-fp32``, ``now-no-worker``, ``now-2threads``: the same without
-  bfloat16 matmuls, without the worker process, and with the update on two
-  torch threads, to show what each contributes; ``now-old-recipe``: this
+* ``now-fp32``, ``now-no-worker``, ``now-1thread``: the same without
+  bfloat16 matmuls, without the worker process, and with the update on one
+  torch thread (the default until 2026-12-02; ``now-2threads``: two, today's
+  default), to show what each contributes; ``now-old-recipe``: this
   trainer with ``before``'s recipe (no card features, no teacher, no score
   context, 128 hands, its opponent mix), to tell the code from the recipe.
 
@@ -58,7 +59,7 @@ POOL = 3  # snapshots in the pool, so that pool hands are played
 OLD_RECIPE = {"card_features": False, "teacher_coef": 0.0, "score_context": 0.0, "num_envs": 128,
               "p_self": 0.25, "p_pool": 0.25, "p_heuristic": 0.45, "p_random": 0.05}  # before's defaults
 VARIANTS = {"now": {}, "now-fp32": {"bf16": False}, "now-no-worker": {"workers": 0},
-            "now-2threads": {"torch_threads": 2}, "now-old-recipe": OLD_RECIPE}
+            "now-1thread": {"torch_threads": 1}, "now-2threads": {"torch_threads": 2}, "now-old-recipe": OLD_RECIPE}
 
 
 def now_iteration(overrides: dict, seed: int):

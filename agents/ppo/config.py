@@ -49,7 +49,7 @@ class PPOConfig:
     max_minutes: float = _run(30.0, "wall-time budget of the whole run, cloning included (0: no limit)")
     total_updates: int = _run(4000, "PPO updates at most (the run also ends when max_minutes is spent)")
     workers: int = _run(1, "processes playing a share of the hands with registry agents (0: all in this one)")
-    torch_threads: int = _run(1, "threads of the network updates (2 on an idle machine; collection runs on one)")
+    torch_threads: int = _run(2, "threads of the network updates (1 where other jobs share the cores)")
     bf16: bool = _run(True, "update and cloning matmuls in bfloat16 where the CPU has it (about 3x faster)")
 
     num_envs: int = _hands(256, "hands per rollout, played side by side (network calls batched across them)")
