@@ -25,6 +25,7 @@ from .cards import (
     SPADES,
     SUIT_MASK_OF,
     SUIT_OF,
+    TRICKS_PER_HAND,
     card_to_str,
     cards_of,
     mask_of,
@@ -555,7 +556,7 @@ class SpadesGame:
         self.trick_winners.append(winner)
         self.trick = []
         self.leader = self.current_player = winner
-        if len(self.trick_winners) == 13:
+        if len(self.trick_winners) == TRICKS_PER_HAND:
             self._end_hand()
 
     trick_winner = staticmethod(trick_winner)  # the player whose card takes a trick (cards.TRICK_POWER)

@@ -283,9 +283,6 @@ class ObservationTracker:
                             for p in range(n)] for name, width in widths.items()}
         self._broken_idx = np.array([base + off["spades_broken"] for base in bases])
         self._phase_idx = np.array([base + off["phase"] for base in bases])
-        if n == 2:
-            self._stock_idx = np.array([base + off["stock"] for base in bases])
-            self._pile_idx = np.array([base + off["discard_pile"] for base in bases])
         hand_at = [base + off["hand"] for base in bases]
         # A card played by p: zeros at the card in p's hand and at p's to-act flags; ones at the
         # card in "played" (and in "trick" while the trick goes on) and at the next seat's to-act
@@ -309,7 +306,7 @@ class ObservationTracker:
         self._win_writes = [[[_merge(self._lead_writes[old][new], (idx["tricks"][new], count / TRICKS_PER_HAND))
                               for count in range(TRICKS_PER_HAND + 1)] for new in range(n)] for old in range(n)]
         self._trick_block = self.vectors[:, off["trick"]:off["trick"] + n * NUM_CARDS]
-        self._score_block = self.vectors[:, off["scores"]:off["scores"] + 4]
+        self._score_block = self.vectors[:, off["scores"]:off["bags"] + 2]  # scores, then bags: 4 entries
         self._over_writes = [_merge(_write([*self._phase_idx + Phase.PLAY, *to_act[p]], self._phase_idx + _GAME_OVER))
                              for p in range(n)]  # [seat to act]: the phase becomes GAME_OVER, nobody acts
         # Single entries go through a memoryview of the rows: half the cost of a numpy scalar write.
@@ -443,14 +440,11 @@ class ObservationTracker:
                     f[base + ((receiver - o) % n - 1) * NUM_CARDS + card] = 1
 
     def _drawn(self, player: int) -> None:
-        """A two-player draw turn, possibly followed by a Blind Nil bidder's blind turn (whose
-        cards nobody sees) and by the end of the draw (both players look): the drawer's hand and known
-        discards, the offered card, the counts."""
+        """A two-player draw turn followed by a Blind Nil bidder's blind turn (whose cards nobody sees)
+        or by the end of the draw (both players look): the drawer's hand and known discards, the offered
+        card, the counts. (A plain draw, the other player drawing next, is :meth:`_one_draw`.)"""
         game, f, off = self.game, self.flat, self._offset
-        drawn, self._stock_pos = game.stock_pos - self._stock_pos, game.stock_pos
-        if drawn == 2 and game.phase is Phase.DRAW:  # one seen draw, the other player draws next
-            self._one_draw(player)
-            return
+        self._stock_pos = game.stock_pos
         for seat in (player,) if game.phase is Phase.DRAW else (0, 1):
             start = seat * self.size + off["hand"]
             f[start:start + NUM_CARDS] = bits_to_array(game.hands[seat])
@@ -519,7 +513,7 @@ class ObservationTracker:
             vectors[:, off["stock"]] = (NUM_CARDS - game.stock_pos) / NUM_CARDS
             vectors[:, off["discard_pile"]] = game.discard_pile.bit_count() / 26
         if game.scores[0] or game.scores[1] or game.bags[0] or game.bags[1]:
-            vectors[:, off["scores"]:off["scores"] + 4] = _score_rows(game)
+            self._score_block[:] = _score_rows(game)
         vectors[:, off["target"]] = min(game.config.target_score / 1000, SCORE_CLIP)
 
     def _deal_ones_for(self, dealer: int, to_act: int, phase: int) -> np.ndarray:
