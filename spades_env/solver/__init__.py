@@ -24,10 +24,10 @@ API::
 - :func:`solve_arrays`: the compiled solver on arrays, without checks, for
   callers that solve many positions (:func:`position_arrays` builds them).
 - :func:`warm_up`: compile now. The search is compiled by numba on first use
-  (25-45 s of CPU) and cached on disk (``__pycache__`` beside the module, or
+  (about a minute) and cached on disk (``__pycache__`` beside the module, or
   numba's user cache dir when that is read-only), so later processes load it
   in about a second: call it once at a worker's start, not per decision.
-- :class:`SearchTable`: the transposition table (60 MiB by default) shared by
+- :class:`SearchTable`: the transposition table (76 MiB by default) shared by
   a process's solves; pass your own for another size.
 - :func:`reference_solve`: plain minimax, for tests on small endings only.
 

@@ -4,12 +4,20 @@ Why it looks the way it does:
 
 - **Iterative, explicit stack.** numba's on-disk cache (``cache=True``) was
   seen to crash when loading a recursive search; a loop over a stack of
-  frames caches cleanly, so a machine pays the compilation (~25 s) once, not
-  every process (tournament workers, the CLI). State lives in a few flat
-  ``int64`` arrays indexed by named constants, allocated by the caller, and
-  the hot functions are compiled without numba's runtime (``_nrt=False``):
-  with it, passing arrays between functions cost atomic reference counts
-  that took 70% of the time.
+  frames caches cleanly, so a machine pays the compilation (about a minute)
+  once, not every process (tournament workers, the CLI). State lives in a
+  few flat ``int64`` arrays indexed by named constants, allocated by the
+  caller, and the hot functions are compiled without numba's runtime
+  (``_nrt=False``): with it, passing arrays between functions cost atomic
+  reference counts that took 70% of the time.
+- **The per-node helpers are inlined** (``inline="always"``): LLVM left the
+  larger ones as calls, and numba passes an array as all its fields (data,
+  sizes, strides, ...), so a call to :func:`enter` moved about 95 words per
+  node. Inlining what runs at every node or table probe into
+  :func:`search` took the time per node from about 200 to 125 ns on the
+  benchmark's 10-trick positions (same nodes), for 20 s more compilation;
+  the rarer helpers (quick tricks, the Nil rules) stay calls, as inlining
+  them doubled the compilation for nothing measurable.
 - **Point value, not tricks.** Nil bidders care which seat takes a trick and
   bags make more tricks worth less, so a node's value is side 0's hand points
   minus side 1's, looked up in the side tables that
@@ -94,12 +102,18 @@ STATS = (NODES, CUTS_FIRST, CUTS_LATER, PROBES, HITS, WINDOWS)  # what solve_roo
 (ALPHA, BETA, A0, B0, BEST, BEST_CARD, IDX, CNT, PLAYER, IS_TT, CARD, U_BROKEN, U_WIN_SEAT, U_WIN_CARD,
  U_LEADER, U_NT, U_TAKER, U_TRICK, U_CI, REL_ALL, REL_BEST, REL_TT, WORK0, LOW) = range(24)
 FRAME_SIZE = LOW + 4  # LOW + suit: the suit's cards below it are skipped (see next_move)
-# The key of a trick-boundary node ``kk[ply]``: suit lengths per hand, leader/broken/tricks, owner codes, suit sizes.
-K_LENGTHS, K_STATE, K_CODE, K_SIZE = 0, 1, 2, 6
-KEY_SIZE = 10
-# A table entry: ``tt_w[e]`` = lengths, state, pattern of suits 0-1, of suits 2-3; ``tt_i[e]`` = stamp, move, work
-# (the nodes its search took, capped: the entry that saved the least work is replaced first).
-W_LENGTHS, W_STATE, W_PATTERN = 0, 1, 2
+# The key of a trick-boundary node ``kk[ply]``: suit lengths per hand, leader/broken/tricks, owner codes, suit sizes,
+# and the owner codes left-aligned (see ALIGNED).
+K_LENGTHS, K_STATE, K_CODE, K_SIZE, K_ALIGNED = 0, 1, 2, 6, 10
+KEY_SIZE = 12
+# Owner codes left-aligned: a suit's live cards high to low, two bits each, from bit 25 of its 32-bit half of a word
+# (suits 0-1 in one word, 2-3 in the other), so that "the top k cards sit in the same hands" is one mask and compare.
+ALIGNED = 2 * MAX_TRICKS
+# A table entry: ``tt_w[e]`` = lengths, state, the aligned owner codes of the fixed top cards (suits 0-1, 2-3), and
+# their masks; ``tt_i[e]`` = stamp, move, work (the nodes its search took, capped: the entry that saved the least work
+# is replaced first).
+W_LENGTHS, W_STATE, W_PATTERN, W_MASK = 0, 1, 2, 4
+ENTRY_WORDS = 6
 STAMP, MOVE, WORK = range(3)
 MAX_WORK = (1 << 31) - 1
 
@@ -399,7 +413,7 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
 # ---------------------------------------------------------------- the table
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def boundary_key(st, merge, kk, ply):
     """Fill ``kk[ply]`` for the trick-boundary position: lengths per hand and suit, the leader, spades broken,
     the tricks taken (per side when its members' tricks count alike; none with ``BY_TRICKS``), and each
@@ -421,6 +435,7 @@ def boundary_key(st, merge, kk, ply):
     kk[ply, K_STATE] = side0 | side1 << 8 | st[LEADER] << 16 | st[BROKEN] << 18
     m0, m1 = st[HAND + 1] | st[HAND + 3], st[HAND + 2] | st[HAND + 3]
     live = m0 | m1 | st[HAND]
+    kk[ply, K_ALIGNED], kk[ply, K_ALIGNED + 1] = 0, 0
     for suit in range(4):
         code = 0
         x = live & (SUIT_BITS << (13 * suit))
@@ -429,6 +444,7 @@ def boundary_key(st, merge, kk, ply):
             x ^= 1 << card
             code = code << 2 | (m0 >> card & 1) | (m1 >> card & 1) << 1
         kk[ply, K_CODE + suit] = code
+        kk[ply, K_ALIGNED + suit // 2] |= code << (ALIGNED - 2 * kk[ply, K_SIZE + suit] + 32 * (suit % 2))
 
 
 @njit(cache=True, _nrt=False)
@@ -439,19 +455,9 @@ def table_slot(kk, ply, size) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def suit_pattern(tt_w, e, suit):
-    """(top cards fixed, their owners high to low) of ``suit`` in entry ``e``."""
-    p = (tt_w[e, W_PATTERN + suit // 2] >> (32 * (suit % 2))) & 0xFFFFFFFF
-    return p & 15, p >> 4
-
-
-@njit(cache=True, _nrt=False)
-def matches(tt_w, e, kk, ply) -> bool:
-    for suit in range(4):
-        k, top = suit_pattern(tt_w, e, suit)
-        if kk[ply, K_CODE + suit] >> (2 * (kk[ply, K_SIZE + suit] - k)) != top:
-            return False
-    return True
+def fixed_cards(tt_w, e, suit) -> int:
+    """How many top cards of ``suit`` entry ``e`` fixes."""
+    return popcount((tt_w[e, W_MASK + suit // 2] >> (32 * (suit % 2))) & 0xFFFFFFFF) >> 1
 
 
 @njit(cache=True, _nrt=False)
@@ -460,7 +466,7 @@ def pattern_cards(st, tt_w, e) -> int:
     live = live_cards(st)
     out = 0
     for suit in range(4):
-        k, _ = suit_pattern(tt_w, e, suit)
+        k = fixed_cards(tt_w, e, suit)
         x = live & (SUIT_BITS << (13 * suit))
         for _ in range(k):
             top = 1 << highest_card(x)
@@ -498,7 +504,7 @@ def trick_values(st, bounds, low, high, has_low, has_high):
     return low, high
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     """Look the trick-boundary position up (``kk[ply]`` filled) and narrow the window.
 
@@ -507,11 +513,13 @@ def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     st[PROBES] += 1
     base = table_slot(kk, ply, tt_w.shape[0])
     low, high, low_e, high_e, move = -INF, INF, -1, -1, -1
+    lengths, state, code01, code23 = kk[ply, K_LENGTHS], kk[ply, K_STATE], kk[ply, K_ALIGNED], kk[ply, K_ALIGNED + 1]
     for e in range(base, base + TT_WAYS):
         if tt_i[e, STAMP] != stamp:
             break  # the rest of the bucket is of other solves (see table_store)
-        if (tt_w[e, W_LENGTHS] != kk[ply, K_LENGTHS] or tt_w[e, W_STATE] != kk[ply, K_STATE]
-                or not matches(tt_w, e, kk, ply)):
+        if (tt_w[e, W_LENGTHS] != lengths or tt_w[e, W_STATE] != state
+                or (code01 & tt_w[e, W_MASK]) != tt_w[e, W_PATTERN]
+                or (code23 & tt_w[e, W_MASK + 1]) != tt_w[e, W_PATTERN + 1]):
             continue
         if tt_v[e, 0] > low:
             low, low_e = tt_v[e, 0], e
@@ -541,19 +549,20 @@ def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
 
 @njit(cache=True, _nrt=False)
 def store_pattern(st, kk, ply, relevant):
-    """The pattern words of the position at ``ply``: per suit, the top cards down to the lowest relevant one."""
+    """The pattern and mask words of the position at ``ply``: per suit, the top cards down to the lowest relevant
+    one."""
     live = live_cards(st)
-    low_suits, high_suits = 0, 0
+    m01, m23 = 0, 0
     for suit in range(4):
-        mask = SUIT_BITS << (13 * suit)
-        rel = relevant & mask
-        k = popcount(live & mask & ~((rel & -rel) - 1)) if rel else 0
-        top = kk[ply, K_CODE + suit] >> (2 * (kk[ply, K_SIZE + suit] - k))
+        suit_cards = SUIT_BITS << (13 * suit)
+        rel = relevant & suit_cards
+        k = popcount(live & suit_cards & ~((rel & -rel) - 1)) if rel else 0
+        mask = ((1 << (2 * k)) - 1) << (ALIGNED - 2 * k + 32 * (suit % 2))
         if suit < 2:
-            low_suits |= (k | top << 4) << (32 * suit)
+            m01 |= mask
         else:
-            high_suits |= (k | top << 4) << (32 * (suit - 2))
-    return low_suits, high_suits
+            m23 |= mask
+    return kk[ply, K_ALIGNED] & m01, kk[ply, K_ALIGNED + 1] & m23, m01, m23
 
 
 @njit(cache=True, _nrt=False)
@@ -579,7 +588,7 @@ def trick_range(st, bounds, low, high):
     return k_low, k_high
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant, work, bounds):
     """Record bounds ``[low, high]`` and the best lead for every position sharing the relevant cards.
 
@@ -590,7 +599,7 @@ def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant,
     """
     if st[BY_TRICKS]:
         low, high = trick_range(st, bounds, low, high)
-    p0, p1 = store_pattern(st, kk, ply, relevant)
+    p0, p1, m0, m1 = store_pattern(st, kk, ply, relevant)
     base = table_slot(kk, ply, tt_w.shape[0])
     slot = base
     for e in range(base, base + TT_WAYS):
@@ -598,7 +607,8 @@ def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant,
             slot = e
             break
         if (tt_w[e, W_LENGTHS] == kk[ply, K_LENGTHS] and tt_w[e, W_STATE] == kk[ply, K_STATE]
-                and tt_w[e, W_PATTERN] == p0 and tt_w[e, W_PATTERN + 1] == p1):
+                and tt_w[e, W_PATTERN] == p0 and tt_w[e, W_PATTERN + 1] == p1
+                and tt_w[e, W_MASK] == m0 and tt_w[e, W_MASK + 1] == m1):
             low, high = max(low, tt_v[e, 0]), min(high, tt_v[e, 1])
             move = move if move >= 0 else tt_i[e, MOVE]
             work += tt_i[e, WORK]
@@ -608,6 +618,7 @@ def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant,
             slot = e
     tt_w[slot, W_LENGTHS], tt_w[slot, W_STATE] = kk[ply, K_LENGTHS], kk[ply, K_STATE]
     tt_w[slot, W_PATTERN], tt_w[slot, W_PATTERN + 1] = p0, p1
+    tt_w[slot, W_MASK], tt_w[slot, W_MASK + 1] = m0, m1
     tt_v[slot, 0], tt_v[slot, 1] = low, high
     tt_i[slot, STAMP], tt_i[slot, MOVE], tt_i[slot, WORK] = stamp, move, min(work, MAX_WORK)
 
@@ -615,7 +626,7 @@ def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant,
 # ------------------------------------------------------------ making moves
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play(st, fr, ply, card, didx):
     """Play ``card`` for the frame's player, saving what :func:`unplay` needs; a full trick goes to its winner."""
     seat = fr[ply, PLAYER]
@@ -650,7 +661,7 @@ def unplay(st, fr, ply):
     st[LEFT] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def trick_relevance(cards, count) -> int:
     """The card that won the trick ``cards[:count]`` when its rank decided it (another card of its suit
     fell in the trick), else nothing: whoever holds the other cards, the trick goes the same way."""
@@ -725,7 +736,7 @@ def nil_standing(st, nil_bid, seat) -> bool:
     return nil_bid[seat] == 1 and st[TAKEN + seat] == 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def lead_rank(st, card, seat, live, nil_bid) -> int:
     """How promising a lead is (higher first)."""
     n = st[PLAYERS]
@@ -771,7 +782,7 @@ def follow_rank(st, card, seat, nil_bid) -> int:
     return 64 + low_first if wins else 32 + low_first
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def order_moves(st, seat, moves, live, nil_bid, hist, first, mv, ply, scores) -> int:
     """Write ``moves`` into ``mv[ply]``, most promising first (the table's move, then by rules and history);
     return how many. (A killer move per ply, tried too, cost nodes.)"""
@@ -797,7 +808,7 @@ def order_moves(st, seat, moves, live, nil_bid, hist, first, mv, ply, scores) ->
 # ------------------------------------------------------------ the search
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def last_trick(st, bounds, didx, cards):
     """(value, relevant cards) when each seat holds one card and a trick is about to start: nothing to choose."""
     n = st[PLAYERS]
@@ -814,7 +825,7 @@ def last_trick(st, bounds, didx, cards):
     return bounds[0, ci, OVERALL], trick_relevance(cards, n)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def enter(st, fr, mv, kk, ply, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, stamp, hist, scores):
     """Start the node at ``ply``: settle it at once (bounds, table, quick tricks) or list its moves.
 
@@ -858,7 +869,7 @@ def enter(st, fr, mv, kk, ply, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i, s
     return False, 0, 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def child_returned(st, fr, ply, value, rel, hist, cards) -> bool:
     """Take a child's value and relevant cards into the frame (after :func:`unplay`); True on a cut-off."""
     if fr[ply, U_TAKER] >= 0:  # the move closed a trick: its first cards are still in the slots
@@ -898,7 +909,7 @@ def child_returned(st, fr, ply, value, rel, hist, cards) -> bool:
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     """(value, relevant cards) of the node at ``ply``; at a trick boundary, recorded in the table.
 
