@@ -231,14 +231,14 @@ def _put_cards(v: np.ndarray, start: int, mask: int) -> None:
 def _write(zeros, ones) -> tuple[np.ndarray, np.ndarray]:
     """One numpy write that clears ``zeros`` and sets ``ones`` (flat indices): ``flat[at] = values``."""
     at = np.array([*zeros, *ones], np.intp)
-    return at, np.repeat(np.array([0, 1], np.float32), [len(at) - len(ones), len(ones)])
+    return _frozen(at), _frozen(np.repeat(np.array([0, 1], np.float32), [len(at) - len(ones), len(ones)]))
 
 
 def _merge(*writes: tuple[np.ndarray, np.ndarray | float]) -> tuple[np.ndarray, np.ndarray]:
     """Several ``(indices, values)`` writes as one (a scalar value fills its indices)."""
     at = np.concatenate([w[0] for w in writes]).astype(np.intp)
     values = np.concatenate([np.broadcast_to(np.float32(w[1]), len(w[0])) for w in writes]).astype(np.float32)
-    return at, values
+    return _frozen(at), _frozen(values)
 
 
 def _unpack_hands(masks: list[int]) -> np.ndarray:
@@ -254,6 +254,62 @@ def _score_rows(game: SpadesGame) -> list[list[float]]:
     (s0, s1), (b0, b1) = [max(-SCORE_CLIP, min(SCORE_CLIP, s / t)) for s in game.scores], game.bags
     by_side = ([s0, s1, b0 / limit, b1 / limit], [s1, s0, b1 / limit, b0 / limit])
     return [by_side[side] for side in game.side_of]
+
+
+class _WriteTables:
+    """The flat indices and values of every incremental write of :class:`ObservationTracker`, for one variant
+    and observation kind. They depend on nothing else, so trackers share them (read-only arrays)."""
+
+    def __init__(self, n: int, kind: str) -> None:
+        size = observation_size(n, kind)
+        self.offset = off = _offsets(n, kind)
+        bases = range(0, n * size, size)
+        # idx[block][p]: flat indices, one per observer, where player p's row of a per-seat block
+        # starts (row width: 52 cards, 16 bid codes, 4 suits or 1 entry).
+        widths = {"played": NUM_CARDS, "trick": NUM_CARDS, "bids": BID_CODES, "voids": 4, "to_act": 1,
+                  "leader": 1, "tricks": 1, "dealer": 1}
+        self.idx = idx = {name: [_frozen(np.array([base + off[name] + (p - o) % n * width
+                                                   for o, base in enumerate(bases)])) for p in range(n)]
+                          for name, width in widths.items()}
+        self.broken_idx = _frozen(np.array([base + off["spades_broken"] for base in bases]))
+        self.phase_idx = _frozen(np.array([base + off["phase"] for base in bases]))
+        hand_at = [base + off["hand"] for base in bases]
+        # A card played by p: zeros at the card in p's hand and at p's to-act flags; ones at the
+        # card in "played" (and in "trick" while the trick goes on) and at the next seat's to-act
+        # flags; a completed trick's winner gets the lead and the turn.
+        # Each is one write of (indices, values): the zeros first, then the ones.
+        to_act = idx["to_act"]
+        self.play_writes = [[_write([hand_at[p] + card, *to_act[p]],
+                                    [*(idx["played"][p] + card), *(idx["trick"][p] + card), *to_act[(p + 1) % n]])
+                             for card in range(NUM_CARDS)] for p in range(n)]
+        self.last_writes = [[_write([hand_at[p] + card, *to_act[p]], idx["played"][p] + card)
+                             for card in range(NUM_CARDS)] for p in range(n)]
+        self.lead_writes = [[_write([] if old == new else idx["leader"][old],
+                                    [*to_act[new], *([] if old == new else idx["leader"][new])])
+                             for new in range(n)] for old in range(n)]
+        # A decision outside the play hands the turn from one seat to another (or keeps it).
+        self.turn_writes = [[_write(to_act[old], to_act[new]) if old != new else None for new in range(n)]
+                            for old in range(n)]
+        self.bid_writes = [[None, *(_write(idx["bids"][p], idx["bids"][p] + code) for code in range(1, BID_CODES))]
+                           for p in range(n)]  # [p][code]: code 0 (no bid yet) cleared, the bid's code set
+        # A completed trick: the winner's trick count (1..13) with the lead and the turn, in one write.
+        self.win_writes = [[[_merge(self.lead_writes[old][new], (idx["tricks"][new], count / TRICKS_PER_HAND))
+                             for count in range(TRICKS_PER_HAND + 1)] for new in range(n)] for old in range(n)]
+        self.over_writes = [_merge(_write([*self.phase_idx + Phase.PLAY, *to_act[p]], self.phase_idx + _GAME_OVER))
+                            for p in range(n)]  # [seat to act]: the phase becomes GAME_OVER, nobody acts
+        self.at = [{name: base + start for name, start in off.items()} for base in bases]  # [observer][block]
+        self.deal_ones: dict[tuple[int, int, int], np.ndarray] = {}  # see ObservationTracker._deal_ones_for
+        self.others = [[(o + k) % n for k in range(1, n)] for o in range(n)]  # the oracle's other seats
+
+
+@functools.cache
+def _write_tables(n: int, kind: str) -> _WriteTables:
+    return _WriteTables(n, kind)
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
 
 
 class ObservationTracker:
@@ -273,47 +329,16 @@ class ObservationTracker:
         self.size = observation_size(n, kind)
         self.flat = np.zeros(n * self.size, np.float32)
         self.vectors = self.flat.reshape(n, self.size)  # a view: row p is player p's observation
-        self._offset = off = _offsets(n, kind)
-        bases = range(0, n * self.size, self.size)
-        # _idx[block][p]: flat indices, one per observer, where player p's row of a per-seat block
-        # starts (row width: 52 cards, 16 bid codes, 4 suits or 1 entry).
-        widths = {"played": NUM_CARDS, "trick": NUM_CARDS, "bids": BID_CODES, "voids": 4, "to_act": 1,
-                  "leader": 1, "tricks": 1, "dealer": 1}
-        self._idx = {name: [np.array([base + off[name] + (p - o) % n * width for o, base in enumerate(bases)])
-                            for p in range(n)] for name, width in widths.items()}
-        self._broken_idx = np.array([base + off["spades_broken"] for base in bases])
-        self._phase_idx = np.array([base + off["phase"] for base in bases])
-        hand_at = [base + off["hand"] for base in bases]
-        # A card played by p: zeros at the card in p's hand and at p's to-act flags; ones at the
-        # card in "played" (and in "trick" while the trick goes on) and at the next seat's to-act
-        # flags; a completed trick's winner gets the lead and the turn.
-        # Each is one write of (indices, values): the zeros first, then the ones.
-        idx, to_act = self._idx, self._idx["to_act"]
-        self._play_writes = [[_write([hand_at[p] + card, *to_act[p]],
-                                     [*(idx["played"][p] + card), *(idx["trick"][p] + card), *to_act[(p + 1) % n]])
-                              for card in range(NUM_CARDS)] for p in range(n)]
-        self._last_writes = [[_write([hand_at[p] + card, *to_act[p]], idx["played"][p] + card)
-                              for card in range(NUM_CARDS)] for p in range(n)]
-        self._lead_writes = [[_write([] if old == new else idx["leader"][old],
-                                     [*to_act[new], *([] if old == new else idx["leader"][new])])
-                              for new in range(n)] for old in range(n)]
-        # A decision outside the play hands the turn from one seat to another (or keeps it).
-        self._turn_writes = [[_write(to_act[old], to_act[new]) if old != new else None for new in range(n)]
-                             for old in range(n)]
-        self._bid_writes = [[None, *(_write(idx["bids"][p], idx["bids"][p] + code) for code in range(1, BID_CODES))]
-                            for p in range(n)]  # [p][code]: code 0 (no bid yet) cleared, the bid's code set
-        # A completed trick: the winner's trick count (1..13) with the lead and the turn, in one write.
-        self._win_writes = [[[_merge(self._lead_writes[old][new], (idx["tricks"][new], count / TRICKS_PER_HAND))
-                              for count in range(TRICKS_PER_HAND + 1)] for new in range(n)] for old in range(n)]
+        t = _write_tables(n, kind)  # built once per variant and kind: 4 ms each time before
+        self._offset, self._idx, self._broken_idx, self._phase_idx = t.offset, t.idx, t.broken_idx, t.phase_idx
+        self._play_writes, self._last_writes, self._lead_writes = t.play_writes, t.last_writes, t.lead_writes
+        self._turn_writes, self._bid_writes, self._win_writes = t.turn_writes, t.bid_writes, t.win_writes
+        self._over_writes, self._at, self._others, self._deal_ones = t.over_writes, t.at, t.others, t.deal_ones
+        off = t.offset
         self._trick_block = self.vectors[:, off["trick"]:off["trick"] + n * NUM_CARDS]
         self._score_block = self.vectors[:, off["scores"]:off["bags"] + 2]  # scores, then bags: 4 entries
-        self._over_writes = [_merge(_write([*self._phase_idx + Phase.PLAY, *to_act[p]], self._phase_idx + _GAME_OVER))
-                             for p in range(n)]  # [seat to act]: the phase becomes GAME_OVER, nobody acts
         # Single entries go through a memoryview of the rows: half the cost of a numpy scalar write.
         self._mv = memoryview(self.flat)
-        self._at = [{name: base + start for name, start in off.items()} for base in bases]  # [observer][block]
-        self._deal_ones: dict[tuple[int, int, int], np.ndarray] = {}  # see _deal_ones_for
-        self._others = [[(o + k) % n for k in range(1, n)] for o in range(n)]  # the oracle's other seats
         self._hand_number = -1
 
     def rebuild(self) -> None:
@@ -520,9 +545,9 @@ class ObservationTracker:
         """The 0/1 entries set right after a deal: nobody has bid, the seat after the dealer leads, the phase
         and the seat to act; flat indices over every observer."""
         n, idx = self.game.num_players, self._idx
-        return np.concatenate([*(idx["bids"][p] for p in range(n)), idx["leader"][(dealer + 1) % n],
-                               self._phase_idx + phase, idx["to_act"][to_act],
-                               idx["dealer"][dealer]])
+        return _frozen(np.concatenate([*(idx["bids"][p] for p in range(n)), idx["leader"][(dealer + 1) % n],
+                                       self._phase_idx + phase, idx["to_act"][to_act],
+                                       idx["dealer"][dealer]]))
 
 
 def decode(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> dict:

@@ -73,6 +73,28 @@ def test_standalone_tracker_follows_the_engine(kind):
                 np.testing.assert_array_equal(tracker.vectors[p], encode(game, p, kind))
 
 
+def test_trackers_share_their_write_tables_but_not_their_rows():
+    """Trackers of one variant and kind share the precomputed writes (built once: a tournament builds a
+    tracker per game), and two games followed side by side each keep their own vectors."""
+    games = [SpadesGame(), SpadesGame()]
+    trackers = [ObservationTracker(g, "default") for g in games]
+    assert trackers[0]._play_writes is trackers[1]._play_writes
+    assert not trackers[0]._play_writes[0][0][0].flags.writeable
+    rng = random.Random(5)
+    for seed, (game, tracker) in enumerate(zip(games, trackers)):
+        game.reset(seed)
+        tracker.rebuild()
+    for _ in range(60):
+        for game, tracker in zip(games, trackers):
+            player, phase = game.current_player, game.phase
+            action = pick(game, rng)
+            game.apply(action)
+            tracker.update(player, action, phase)
+    for game, tracker in zip(games, trackers):
+        for p in range(4):
+            np.testing.assert_array_equal(tracker.vectors[p], encode(game, p, "default"))
+
+
 def test_observations_stay_in_bounds_with_extreme_scores():
     for scores, bags in (([100_000, -100_000], [9, 0]), ([-5_000, 499], [0, 9])):
         env = spades_v0.raw_env(observation="oracle")
