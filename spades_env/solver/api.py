@@ -133,7 +133,7 @@ def solve(game: SpadesGame, every_move: bool = True, table: SearchTable | None =
           max_nodes: int = 0) -> Solution:
     """Solve the card-play position of ``game`` with every hand visible (see :class:`Solution`).
 
-    ``max_nodes`` > 0 bounds the work: beyond it :class:`NodeLimitReached` is raised (5 to 8 million
+    ``max_nodes`` > 0 bounds the work: beyond it :class:`NodeLimitReached` is raised (4 to 8 million
     nodes a second on one core).
     """
     return solve_position(position_of(game), every_move, table, max_nodes)
