@@ -102,10 +102,10 @@ STATS = (NODES, CUTS_FIRST, CUTS_LATER, PROBES, HITS, WINDOWS)  # what solve_roo
 (ALPHA, BETA, A0, B0, BEST, BEST_CARD, IDX, CNT, PLAYER, IS_TT, CARD, U_BROKEN, U_WIN_SEAT, U_WIN_CARD,
  U_LEADER, U_NT, U_TAKER, U_TRICK, U_CI, REL_ALL, REL_BEST, REL_TT, WORK0, LOW) = range(24)
 FRAME_SIZE = LOW + 4  # LOW + suit: the suit's cards below it are skipped (see next_move)
-# The key of a trick-boundary node ``kk[ply]``: suit lengths per hand, leader/broken/tricks, owner codes, suit sizes,
-# and the owner codes left-aligned (see ALIGNED).
-K_LENGTHS, K_STATE, K_CODE, K_SIZE, K_ALIGNED = 0, 1, 2, 6, 10
-KEY_SIZE = 12
+# The key of a trick-boundary node ``kk[ply]``: suit lengths per hand, leader/broken/tricks, and the owner codes
+# left-aligned (see ALIGNED).
+K_LENGTHS, K_STATE, K_ALIGNED = 0, 1, 2
+KEY_SIZE = 4
 # Owner codes left-aligned: a suit's live cards high to low, two bits each, from bit 25 of its 32-bit half of a word
 # (suits 0-1 in one word, 2-3 in the other), so that "the top k cards sit in the same hands" is one mask and compare.
 ALIGNED = 2 * MAX_TRICKS
@@ -420,12 +420,8 @@ def boundary_key(st, merge, kk, ply):
     suit's owners high to low."""
     lengths = 0
     for suit in range(4):
-        size = 0
         for seat in range(4):
-            count = popcount(st[HAND + seat] & (SUIT_BITS << (13 * suit)))
-            lengths |= count << (4 * (4 * suit + seat))
-            size += count
-        kk[ply, K_SIZE + suit] = size
+            lengths |= popcount(st[HAND + seat] & (SUIT_BITS << (13 * suit))) << (4 * (4 * suit + seat))
     d0, d1, d2, d3 = st[TAKEN], st[TAKEN + 1], st[TAKEN + 2], st[TAKEN + 3]
     side0 = d0 + d2 if merge[0] else d0 | d2 << 4
     side1 = d1 + d3 if merge[1] else d1 | d3 << 4
@@ -439,12 +435,12 @@ def boundary_key(st, merge, kk, ply):
     for suit in range(4):
         code = 0
         x = live & (SUIT_BITS << (13 * suit))
+        size = popcount(x)
         while x:  # the suit's live cards, high to low
             card = highest_card(x)
             x ^= 1 << card
             code = code << 2 | (m0 >> card & 1) | (m1 >> card & 1) << 1
-        kk[ply, K_CODE + suit] = code
-        kk[ply, K_ALIGNED + suit // 2] |= code << (ALIGNED - 2 * kk[ply, K_SIZE + suit] + 32 * (suit % 2))
+        kk[ply, K_ALIGNED + suit // 2] |= code << (ALIGNED - 2 * size + 32 * (suit % 2))
 
 
 @njit(cache=True, _nrt=False)
