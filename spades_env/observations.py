@@ -228,6 +228,11 @@ def _put_cards(v: np.ndarray, start: int, mask: int) -> None:
         v[start:start + NUM_CARDS] = bits_to_array(mask)
 
 
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
 def _write(zeros, ones) -> tuple[np.ndarray, np.ndarray]:
     """One numpy write that clears ``zeros`` and sets ``ones`` (flat indices): ``flat[at] = values``."""
     at = np.array([*zeros, *ones], np.intp)
@@ -298,18 +303,26 @@ class _WriteTables:
         self.over_writes = [_merge(_write([*self.phase_idx + Phase.PLAY, *to_act[p]], self.phase_idx + _GAME_OVER))
                             for p in range(n)]  # [seat to act]: the phase becomes GAME_OVER, nobody acts
         self.at = [{name: base + start for name, start in off.items()} for base in bases]  # [observer][block]
-        self.deal_ones: dict[tuple[int, int, int], np.ndarray] = {}  # see ObservationTracker._deal_ones_for
         self.others = [[(o + k) % n for k in range(1, n)] for o in range(n)]  # the oracle's other seats
+        self.n = n
+        self._deal_ones: dict[tuple[int, int, int], np.ndarray] = {}  # filled as deals need them
+
+    def deal_ones(self, dealer: int, to_act: int, phase: int) -> np.ndarray:
+        """The 0/1 entries set right after a deal: nobody has bid, the seat after the dealer leads, the phase
+        and the seat to act; flat indices over every observer (built on first use)."""
+        key = (dealer, to_act, phase)
+        ones = self._deal_ones.get(key)
+        if ones is None:
+            n, idx = self.n, self.idx
+            ones = self._deal_ones[key] = _frozen(np.concatenate(
+                [*(idx["bids"][p] for p in range(n)), idx["leader"][(dealer + 1) % n], self.phase_idx + phase,
+                 idx["to_act"][to_act], idx["dealer"][dealer]]))
+        return ones
 
 
 @functools.cache
 def _write_tables(n: int, kind: str) -> _WriteTables:
     return _WriteTables(n, kind)
-
-
-def _frozen(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
 
 
 class ObservationTracker:
@@ -329,11 +342,13 @@ class ObservationTracker:
         self.size = observation_size(n, kind)
         self.flat = np.zeros(n * self.size, np.float32)
         self.vectors = self.flat.reshape(n, self.size)  # a view: row p is player p's observation
-        t = _write_tables(n, kind)  # built once per variant and kind: 4 ms each time before
+        # The writes, built once per variant and kind (4 ms each time before), bound one by one: the update
+        # paths read them as the tracker's own attributes, one lookup fewer per action.
+        t = _write_tables(n, kind)
         self._offset, self._idx, self._broken_idx, self._phase_idx = t.offset, t.idx, t.broken_idx, t.phase_idx
         self._play_writes, self._last_writes, self._lead_writes = t.play_writes, t.last_writes, t.lead_writes
         self._turn_writes, self._bid_writes, self._win_writes = t.turn_writes, t.bid_writes, t.win_writes
-        self._over_writes, self._at, self._others, self._deal_ones = t.over_writes, t.at, t.others, t.deal_ones
+        self._over_writes, self._at, self._others, self._tables = t.over_writes, t.at, t.others, t
         off = t.offset
         self._trick_block = self.vectors[:, off["trick"]:off["trick"] + n * NUM_CARDS]
         self._score_block = self.vectors[:, off["scores"]:off["bags"] + 2]  # scores, then bags: 4 entries
@@ -521,11 +536,7 @@ class ObservationTracker:
         """The rows of a hand just dealt (no action yet), on zeroed rows: what :func:`encode` gives, with one
         write per block for all observers."""
         game, n, vectors, off = self.game, self.game.num_players, self.vectors, self._offset
-        key = (game.dealer, game.current_player, int(game.phase))
-        ones = self._deal_ones.get(key)
-        if ones is None:
-            ones = self._deal_ones[key] = self._deal_ones_for(*key)
-        self.flat[ones] = 1
+        self.flat[self._tables.deal_ones(game.dealer, game.current_player, int(game.phase))] = 1
         hands = _unpack_hands(game.hands)
         hand = off["hand"]
         vectors[:, hand:hand + NUM_CARDS] = hands if all(game.looked) else hands * np.array(game.looked)[:, None]
@@ -540,14 +551,6 @@ class ObservationTracker:
         if game.scores[0] or game.scores[1] or game.bags[0] or game.bags[1]:
             self._score_block[:] = _score_rows(game)
         vectors[:, off["target"]] = min(game.config.target_score / 1000, SCORE_CLIP)
-
-    def _deal_ones_for(self, dealer: int, to_act: int, phase: int) -> np.ndarray:
-        """The 0/1 entries set right after a deal: nobody has bid, the seat after the dealer leads, the phase
-        and the seat to act; flat indices over every observer."""
-        n, idx = self.game.num_players, self._idx
-        return _frozen(np.concatenate([*(idx["bids"][p] for p in range(n)), idx["leader"][(dealer + 1) % n],
-                                       self._phase_idx + phase, idx["to_act"][to_act],
-                                       idx["dealer"][dealer]]))
 
 
 def decode(vector: np.ndarray, num_players: int = 4, kind: str = "default") -> dict:
