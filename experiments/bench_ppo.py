@@ -27,13 +27,6 @@ not a measurement; it ignores the two-thread variant's second thread).
 (b) **Collection alone** on all-network plans (self-play and the pool):
 ``GameCollector`` (per-game engine) against ``VectorCollector`` (batched).
 
-Each way runs on the torch threads its trainer uses: today's collects on one
-and updates on ``torch_threads`` (``ppo_iteration`` sets both), ``before``
-ran on its ``torch_threads`` throughout; (b) collects on one. Until
-2026-12-02 13:55 UTC today's ways collected on torch's default of two
-threads here, beside the worker process on the other core, which took 20-35%
-off their figures (``spades train`` itself always collected on one).
-
 Usage: ``python -m spades_env.experiments.bench_ppo --json bench_ppo.json``.
 """
 
@@ -111,7 +104,6 @@ def before_iteration(commit: str, overrides: dict, seed: int):
     side_of = collector.games[0].side_of
 
     def iterate() -> dict:
-        torch.set_num_threads(cfg.torch_threads)  # as that trainer's train() set for its whole run
         start, cpu = time.perf_counter(), time.process_time()
         buffer = old.buffer.RolloutBuffer(cfg.gamma, cfg.gae_lambda)
         plans, _ = old.train.make_plans(cfg, state.rng, len(state.pool_nets), side_of)
@@ -176,7 +168,6 @@ def collection_rows(num_players: int, env_counts: list[int], rounds: int, seed: 
         state = TrainingState.fresh(cfg)
         for _ in range(POOL):
             state.add_snapshot(cfg.pool_size)
-        torch.set_num_threads(1)  # as in training
         engines = {"GameCollector": GameCollector(num_players, num_envs, "oracle"),
                    "VectorCollector": VectorCollector(num_players, num_envs, "oracle")}
         totals = {name: [0, 0.0] for name in engines}

@@ -55,7 +55,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
 
     # ---- setup: the state (fresh, or the checkpoint's), the run folder and its logs, the budget, the engines
     started = time.perf_counter() if started is None else started
-    torch.set_num_threads(1)  # cloning's and the evaluations' passes; ppo_iteration sets its own
+    torch.set_num_threads(1)  # collection's forward passes; the updates run on cfg.torch_threads
     run, state = RunFolder(run_dir), TrainingState.fresh(cfg)
     if resume:
         state.load(run.checkpoint)
@@ -128,14 +128,12 @@ def make_collector(cfg: PPOConfig) -> Collector:
 def ppo_iteration(cfg: PPOConfig, state: TrainingState, collector: Collector,
                   buffer: RolloutBuffer) -> tuple[RolloutStats, dict[str, float], float]:
     """One iteration: plan and collect ``num_envs`` hands, advantages (the critic on every stored row in one
-    pass, then GAE per trajectory), the PPO update. Collection runs on one torch thread and the update on
-    ``cfg.torch_threads``, whatever the caller had set (a benchmark calling this measures what training
-    runs). Returns the rollout's stats, the losses and the seconds collection took (the rest was the update)."""
+    pass, then GAE per trajectory), the PPO update. Returns the rollout's stats, the losses and the seconds
+    collection took (the rest was the update)."""
     began = time.perf_counter()
     plans = plan_hands(cfg, state.rng, len(state.pool_nets))
     state.model.eval()
-    with torch_threads(1):  # small batches, and the worker process needs the other core
-        stats = collector.collect(plans, state.rng, state.model, state.pool_nets, state.generator, buffer)
+    stats = collector.collect(plans, state.rng, state.model, state.pool_nets, state.generator, buffer)
     collect_s = time.perf_counter() - began
     with torch_threads(cfg.torch_threads):
         batch = buffer.batch(state.model, cfg.bf16)
