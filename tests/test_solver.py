@@ -204,3 +204,27 @@ def test_cards_and_positions_round_trip():
     pos = position_of(game)
     assert pos.tricks_left == 13 - sum(game.tricks)
     assert sorted(cards_of(pos.legal_moves())) == game.legal_actions()
+
+
+def _extract(x: int, mask: int) -> int:
+    return sum(1 << i for i, b in enumerate(b for b in range(64) if mask >> b & 1) if x >> b & 1)
+
+
+def _deposit(x: int, mask: int) -> int:
+    return sum(1 << b for i, b in enumerate(b for b in range(64) if mask >> b & 1) if x >> i & 1)
+
+
+def test_bit_gather_and_scatter_agree_with_their_definition_on_every_path():
+    """The solver reads suits through ``extract_bits`` / ``deposit_bits`` (BMI2 where the CPU has it fast, loops
+    elsewhere): both paths must give what the definitions give, signed 64-bit words included."""
+    from spades_env import bitscan
+
+    rng = np.random.default_rng(11)
+    words = [int(v) for v in rng.integers(-2**63, 2**63, size=400, dtype=np.int64)] + [0, -1, 1, -2**63]
+    for x, mask in zip(words, words[::-1]):
+        unsigned_x, unsigned_mask = x % 2**64, mask % 2**64
+        expect_e, expect_d = _extract(unsigned_x, unsigned_mask), _deposit(unsigned_x, unsigned_mask)
+        for extract, deposit in ((bitscan.extract_bits, bitscan.deposit_bits),
+                                 (bitscan.extract_bits_loop, bitscan.deposit_bits_loop)):
+            assert extract(x, mask) % 2**64 == expect_e
+            assert deposit(x, mask) % 2**64 == expect_d

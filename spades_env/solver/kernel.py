@@ -81,7 +81,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bitscan import highest_card, lowest_card, popcount
+from ..bitscan import deposit_bits, extract_bits, highest_card, lowest_card, popcount
 
 INF = 1 << 20
 MAX_TRICKS = 13
@@ -109,6 +109,7 @@ KEY_SIZE = 4
 # Owner codes left-aligned: a suit's live cards high to low, two bits each, from bit 25 of its 32-bit half of a word
 # (suits 0-1 in one word, 2-3 in the other), so that "the top k cards sit in the same hands" is one mask and compare.
 ALIGNED = 2 * MAX_TRICKS
+EVEN_BITS = 0x5555555  # bits 0, 2, .., 24: where a suit's owner codes take their low bit
 # A table entry: ``tt_w[e]`` = lengths, state, the aligned owner codes of the fixed top cards (suits 0-1, 2-3), and
 # their masks; ``tt_i[e]`` = stamp, move, work (the nodes its search took, capped: the entry that saved the least work
 # is replaced first).
@@ -155,14 +156,6 @@ def beats(card: int, best: int) -> bool:
 @njit(cache=True, _nrt=False)
 def live_cards(st) -> int:
     return st[HAND] | st[HAND + 1] | st[HAND + 2] | st[HAND + 3]
-
-
-@njit(cache=True, _nrt=False)
-def owner(st, bit) -> int:
-    for seat in range(4):
-        if st[HAND + seat] & bit:
-            return seat
-    return -1
 
 
 # ------------------------------------------------------- bounds by tricks
@@ -275,20 +268,13 @@ def sure_trumps(st):
     x = live_cards(st) & SPADE_BITS
     if not x:
         return -1, 0, 0
-    side = owner(st, 1 << highest_card(x)) & 1
-    first, second, used = 0, 0, 0  # spades of the run held by the side's lower and higher seat
-    while x:
-        top = 1 << highest_card(x)
-        holder = owner(st, top)
-        if holder & 1 != side:
-            break
-        if holder < 2:
-            first += 1
-        else:
-            second += 1
-        used |= top
-        x ^= top
-    return side, max(first, second), used
+    size = popcount(x)
+    odd = extract_bits(st[HAND + 1] | st[HAND + 3], x)  # the live spades side 1 holds, in their order
+    side = odd >> (size - 1) & 1
+    other = odd ^ ((1 << size) - 1) if side else odd  # those the other side holds
+    run = size - 1 - highest_card(other) if other else size
+    used = deposit_bits(((1 << run) - 1) << (size - run), x)
+    return side, max(popcount(used & st[HAND + side]), popcount(used & st[HAND + side + 2])), used
 
 
 @njit(cache=True, _nrt=False)
@@ -433,14 +419,10 @@ def boundary_key(st, merge, kk, ply):
     live = m0 | m1 | st[HAND]
     kk[ply, K_ALIGNED], kk[ply, K_ALIGNED + 1] = 0, 0
     for suit in range(4):
-        code = 0
         x = live & (SUIT_BITS << (13 * suit))
-        size = popcount(x)
-        while x:  # the suit's live cards, high to low
-            card = highest_card(x)
-            x ^= 1 << card
-            code = code << 2 | (m0 >> card & 1) | (m1 >> card & 1) << 1
-        kk[ply, K_ALIGNED + suit // 2] |= code << (ALIGNED - 2 * size + 32 * (suit % 2))
+        # the owner bits of the suit's live cards in their order, interleaved: two bits per card, the lowest first
+        code = deposit_bits(extract_bits(m0, x), EVEN_BITS) | deposit_bits(extract_bits(m1, x), EVEN_BITS) << 1
+        kk[ply, K_ALIGNED + suit // 2] |= code << (ALIGNED - 2 * popcount(x) + 32 * (suit % 2))
 
 
 @njit(cache=True, _nrt=False)
@@ -464,10 +446,7 @@ def pattern_cards(st, tt_w, e) -> int:
     for suit in range(4):
         k = fixed_cards(tt_w, e, suit)
         x = live & (SUIT_BITS << (13 * suit))
-        for _ in range(k):
-            top = 1 << highest_card(x)
-            out |= top
-            x ^= top
+        out |= deposit_bits(((1 << k) - 1) << (popcount(x) - k), x)
     return out
 
 
@@ -701,29 +680,22 @@ def run_top(hand, live, card) -> int:
 @njit(cache=True, _nrt=False)
 def run_below(hand, live, card) -> int:
     """The cards of ``hand`` under ``card`` with no other live card between: the moves it stood for."""
-    out = 0
-    while True:
-        below = live & suit_bits(card) & ((1 << card) - 1)
-        if not below:
-            return out
-        card = highest_card(below)
-        if not hand >> card & 1:
-            return out
-        out |= 1 << card
+    x = live & suit_bits(card)
+    under = (1 << popcount(x & ((1 << card) - 1))) - 1  # the live cards below it, in their order
+    gaps = under & ~extract_bits(hand, x)
+    return deposit_bits(under & ~((2 << highest_card(gaps)) - 1) if gaps else under, x)
 
 
 @njit(cache=True, _nrt=False)
 def distinct_moves(hand, legal, live) -> int:
     """One card of each run of equivalent cards, the highest."""
     out = 0
-    x = legal
-    while x:
-        b = x & -x
-        x ^= b
-        above = live & suit_bits(lowest_card(b)) & ~((b << 1) - 1)
-        if not (above & -above) & hand:
-            out |= b
-    return out
+    for suit in range(4):
+        x = live & (SUIT_BITS << (13 * suit))
+        if legal & x:
+            mine = extract_bits(hand, x)  # my cards among the suit's live ones, in their order
+            out |= deposit_bits(mine & ~(mine >> 1), x)  # those with no card of mine next above
+    return out & legal
 
 
 @njit(cache=True, _nrt=False)
