@@ -100,6 +100,15 @@ def deposit_bits_loop(x: int, mask: int) -> int:
     return out
 
 
+@njit(cache=True, _nrt=False)
+def spread_pairs(x: int) -> int:
+    """Bit ``i`` of ``x`` (below 16) moved to bit ``2 i``: one bit of each two-bit field, on every CPU."""
+    x = (x | x << 8) & 0x00FF00FF
+    x = (x | x << 4) & 0x0F0F0F0F
+    x = (x | x << 2) & 0x33333333
+    return (x | x << 1) & 0x55555555
+
+
 if FAST_BMI2:
     @njit(cache=True, _nrt=False)
     def extract_bits(x: int, mask: int) -> int:

@@ -87,7 +87,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bitscan import deposit_bits, extract_bits, highest_card, lowest_card, popcount
+from ..bitscan import deposit_bits, extract_bits, highest_card, lowest_card, popcount, spread_pairs
 
 INF = 1 << 20
 MAX_TRICKS = 13
@@ -115,7 +115,6 @@ KEY_SIZE = 4
 # Owner codes left-aligned: a suit's live cards high to low, two bits each, from bit 25 of its 32-bit half of a word
 # (suits 0-1 in one word, 2-3 in the other), so that "the top k cards sit in the same hands" is one mask and compare.
 ALIGNED = 2 * MAX_TRICKS
-EVEN_BITS = 0x5555555  # bits 0, 2, .., 24: where a suit's owner codes take their low bit
 # A table entry: ``tt_w[e]`` = lengths, state, the aligned owner codes of the fixed top cards (suits 0-1, 2-3), and
 # their masks; ``tt_i[e]`` = stamp, move, work (the nodes its search took, capped: the entry that saved the least work
 # is replaced first).
@@ -427,7 +426,7 @@ def boundary_key(st, merge, kk, ply):
     for suit in range(4):
         x = live & (SUIT_BITS << (13 * suit))
         # the owner bits of the suit's live cards in their order, interleaved: two bits per card, the lowest first
-        code = deposit_bits(extract_bits(m0, x), EVEN_BITS) | deposit_bits(extract_bits(m1, x), EVEN_BITS) << 1
+        code = spread_pairs(extract_bits(m0, x)) | spread_pairs(extract_bits(m1, x)) << 1
         kk[ply, K_ALIGNED + suit // 2] |= code << (ALIGNED - 2 * popcount(x) + 32 * (suit % 2))
 
 
