@@ -230,4 +230,4 @@ def test_bit_gather_and_scatter_agree_with_their_definition_on_every_path():
             assert deposit(x, mask) % 2**64 == expect_d
     for x in range(1 << 16):
         if x % 97 == 0 or x < 64:
-            assert bitscan.spread_pairs(x) == _deposit(x, 0x55555555)
+            assert bitscan.spread_pairs(x) == bitscan.spread_pairs_shifts(x) == _deposit(x, 0x55555555)
