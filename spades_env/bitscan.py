@@ -54,7 +54,11 @@ def _fast_bmi2() -> bool:
     """Whether numba compiles for this CPU (no ``NUMBA_CPU_NAME``) and it has fast ``pext`` / ``pdep``."""
     if numba.config.CPU_NAME not in (None, "host") or numba.config.CPU_FEATURES:
         return False
-    return bool(llvm.get_host_cpu_features().get("bmi2")) and llvm.get_host_cpu_name() not in ("znver1", "znver2")
+    try:
+        features = llvm.get_host_cpu_features()  # raises where LLVM cannot read them
+    except RuntimeError:
+        return False
+    return bool(features.get("bmi2")) and llvm.get_host_cpu_name() not in ("znver1", "znver2")
 
 
 FAST_BMI2 = _fast_bmi2()
