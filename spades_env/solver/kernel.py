@@ -163,6 +163,19 @@ def live_cards(st) -> int:
     return st[HAND] | st[HAND + 1] | st[HAND + 2] | st[HAND + 3]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def top_cards(x, k) -> int:
+    """The ``k`` highest cards of ``x`` (one suit's cards)."""
+    return deposit_bits(((1 << k) - 1) << (popcount(x) - k), x)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def top_run(holders, x) -> int:
+    """How many of the highest cards of ``x`` (one suit's live cards) ``holders`` hold in a row from the top."""
+    others = x & ~holders
+    return popcount(x & ~((2 << highest_card(others)) - 1)) if others else popcount(x)
+
+
 # ------------------------------------------------------- bounds by tricks
 
 
@@ -244,20 +257,13 @@ def quick_tricks(st, seat):
         mask = SUIT_BITS << (13 * suit)
         if not me & mask or (suit == 3 and not st[BROKEN] and me & ~SPADE_BITS):
             continue
-        x, run, run_cards = live & mask, 0, 0
-        while x:
-            top = 1 << highest_card(x)
-            if not top & me:
-                break
-            run, run_cards, x = run + 1, run_cards | top, x ^ top
+        x = live & mask
+        run = top_run(me, x)
         if suit != 3:
             for other in range(n):
                 if (other - seat) % 2 and st[HAND + other] & SPADE_BITS:
                     run = min(run, popcount(st[HAND + other] & mask))
-        for _ in range(run):
-            top = 1 << highest_card(run_cards)
-            used |= top
-            run_cards ^= top
+        used |= top_cards(x, run)
         total += run
     return total, used
 
@@ -273,12 +279,8 @@ def sure_trumps(st):
     x = live_cards(st) & SPADE_BITS
     if not x:
         return -1, 0, 0
-    size = popcount(x)
-    odd = extract_bits(st[HAND + 1] | st[HAND + 3], x)  # the live spades side 1 holds, in their order
-    side = odd >> (size - 1) & 1
-    other = odd ^ ((1 << size) - 1) if side else odd  # those the other side holds
-    run = size - 1 - highest_card(other) if other else size
-    used = deposit_bits(((1 << run) - 1) << (size - run), x)
+    side = (st[HAND + 1] | st[HAND + 3]) >> highest_card(x) & 1
+    used = top_cards(x, top_run(st[HAND + side] | st[HAND + side + 2], x))
     return side, max(popcount(used & st[HAND + side]), popcount(used & st[HAND + side + 2])), used
 
 
@@ -449,9 +451,7 @@ def pattern_cards(st, tt_w, e) -> int:
     live = live_cards(st)
     out = 0
     for suit in range(4):
-        k = fixed_cards(tt_w, e, suit)
-        x = live & (SUIT_BITS << (13 * suit))
-        out |= deposit_bits(((1 << k) - 1) << (popcount(x) - k), x)
+        out |= top_cards(live & (SUIT_BITS << (13 * suit)), fixed_cards(tt_w, e, suit))
     return out
 
 
