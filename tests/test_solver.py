@@ -206,12 +206,16 @@ def test_cards_and_positions_round_trip():
     assert sorted(cards_of(pos.legal_moves())) == game.legal_actions()
 
 
+def _mask_bits(mask: int) -> list[int]:
+    return [b for b in range(64) if mask >> b & 1]
+
+
 def _extract(x: int, mask: int) -> int:
-    return sum(1 << i for i, b in enumerate(b for b in range(64) if mask >> b & 1) if x >> b & 1)
+    return sum(1 << i for i, b in enumerate(_mask_bits(mask)) if x >> b & 1)
 
 
 def _deposit(x: int, mask: int) -> int:
-    return sum(1 << b for i, b in enumerate(b for b in range(64) if mask >> b & 1) if x >> i & 1)
+    return sum(1 << b for i, b in enumerate(_mask_bits(mask)) if x >> i & 1)
 
 
 def test_bit_gather_and_scatter_agree_with_their_definition_on_every_path():
