@@ -57,9 +57,12 @@ Why it looks the way it does:
   below every relevant card of its suit was tried, the lower cards of that
   suit are skipped (DDS's "one small card per suit").
 - **Move ordering:** the table's lead first, then trick-taking rules (cash
-  winners, lead to a partner's winner or ruff; win cheaply, duck as a Nil
-  bidder, cover a partner's Nil, let a partner's winner stand), and a
-  history table of cut-off moves.
+  winners, lead to a partner's winner or ruff, leads an opponent can ruff
+  last, suits the opponents hold few cards of first; win cheaply, duck as a Nil bidder, cover a partner's Nil, let a
+  partner's winner stand), and a history table of cut-off moves, which alone
+  orders the plain leads (leads are where the ordering is weakest: the first
+  one cuts in about 82% of lead cut-offs without a Nil, against 99% of the
+  other seats').
 - **Zero-window searches** converge on the exact value (MTD(f), the step
   doubling while tests fail the same way); each one reuses the table's bounds.
 
@@ -734,10 +737,15 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
             return 60 + low_first
         if not partner & mask and partner & SPADE_BITS and card // 13 != 3:
             return 50 + low_first
-    # Any other lead: those an opponent can ruff last; within each class the history of cut-offs decides (the
-    # order before, low cards first and the ruffable leads among the others, took 37% more nodes at the
-    # benchmark's 10-trick median).
-    return 10 if opponent_ruffs else 20
+    # Any other lead: those an opponent can ruff last, and the suits the opponents hold fewest cards of first (a
+    # void counts as a hand of choices): fewer cards for them to choose among, a smaller tree, as the bridge
+    # solver DDS weighs its leads. Then the history of cut-offs. (Low cards first, the ruffable leads among the
+    # others, took 44% more nodes at the benchmark's 10-trick median.)
+    choices = 0
+    for other in range(1, n, 2):
+        count = popcount(st[HAND + (seat + other) % n] & mask)
+        choices += count if count else st[LEFT] // n + 1
+    return (10 if opponent_ruffs else 20) + max(0, 9 - choices // 2)
 
 
 @njit(cache=True, _nrt=False, inline="always")
