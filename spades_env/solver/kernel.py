@@ -57,7 +57,7 @@ Why it looks the way it does:
   below every relevant card of its suit was tried, the lower cards of that
   suit are skipped (DDS's "one small card per suit").
 - **Move ordering:** the table's lead first, then trick-taking rules (cash
-  winners, lead to a partner's winner or ruff, leads an opponent can ruff
+  winners (the top cards themselves), lead to a partner's winner or ruff, leads an opponent can ruff
   last, suits the opponents hold few cards of first; win cheaply, duck as a Nil bidder, cover a partner's Nil, let a
   partner's winner stand), and a history table of cut-off moves, which alone
   orders the plain leads (leads are where the ordering is weakest: the first
@@ -728,9 +728,10 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
     for other in range(n):
         if (other - seat) % 2 and card // 13 != 3 and not st[HAND + other] & mask and st[HAND + other] & SPADE_BITS:
             opponent_ruffs = True
-    top = 1 << highest_card(live & mask)
-    if top & st[HAND + seat] and not opponent_ruffs:
-        return 80
+    x = live & mask
+    top = 1 << highest_card(x)
+    if top & st[HAND + seat] and not opponent_ruffs and card >= lowest_card(top_cards(x, top_run(st[HAND + seat], x))):
+        return 80  # cash a winner: a card of the run of top cards itself (a lower card of the suit is a plain lead)
     if n == 4 and not opponent_ruffs:
         partner = st[HAND + (seat + 2) % 4]
         if top & partner and not nil_standing(st, nil_bid, (seat + 2) % 4):
@@ -739,8 +740,9 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
             return 50 + low_first
     # Any other lead: those an opponent can ruff last, and the suits the opponents hold fewest cards of first (a
     # void counts as a hand of choices): fewer cards for them to choose among, a smaller tree, as the bridge
-    # solver DDS weighs its leads. Then the history of cut-offs. (Low cards first, the ruffable leads among the
-    # others, took 44% more nodes at the benchmark's 10-trick median.)
+    # solver DDS weighs its leads. Then the history of cut-offs. (The order before, low cards first, the ruffable
+    # leads among the others and every card of a suit headed by the leader's top card as a winner, took 58% more
+    # nodes at the benchmark's 10-trick median.)
     choices = 0
     for other in range(1, n, 2):
         count = popcount(st[HAND + (seat + other) % n] & mask)
