@@ -731,7 +731,12 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
     x = live & mask
     top = 1 << highest_card(x)
     if top & st[HAND + seat] and not opponent_ruffs and card >= lowest_card(top_cards(x, top_run(st[HAND + seat], x))):
-        return 80  # cash a winner: a card of the run of top cards itself (a lower card of the suit is a plain lead)
+        # cash a winner: a card of the run of top cards itself (a lower card of the suit is a plain lead), first
+        # where the opponents hold the most cards of the suit (they must follow: nothing to ruff or discard)
+        follow = 0
+        for other in range(1, n, 2):
+            follow += popcount(st[HAND + (seat + other) % n] & mask)
+        return 80 + min(follow, 9)
     if n == 4 and not opponent_ruffs:
         partner = st[HAND + (seat + 2) % 4]
         if top & partner and not nil_standing(st, nil_bid, (seat + 2) % 4):
