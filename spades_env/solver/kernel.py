@@ -720,10 +720,10 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
     low_first = 13 - card % 13
     if nil_standing(st, nil_bid, seat):
         return 64 + popcount(live & mask & ~((2 << card) - 1) & ~st[HAND + seat])
-    for other in range(1, n, 2):  # attack an opponent's Nil: lead under all its cards of the suit
-        nil_hand = st[HAND + (seat + other) % n] & mask
+    for other in range(1, n, 2):  # attack an opponent's Nil: lead under all its cards of the suit, first where
+        nil_hand = st[HAND + (seat + other) % n] & mask  # its lowest card is highest (the hardest to stay under)
         if nil_standing(st, nil_bid, (seat + other) % n) and nil_hand and card < lowest_card(nil_hand):
-            return 90 + low_first
+            return 90 + (lowest_card(nil_hand) % 13) // 2
     opponent_ruffs = False
     for other in range(n):
         if (other - seat) % 2 and card // 13 != 3 and not st[HAND + other] & mask and st[HAND + other] & SPADE_BITS:
