@@ -57,12 +57,13 @@ Why it looks the way it does:
   below every relevant card of its suit was tried, the lower cards of that
   suit are skipped (DDS's "one small card per suit").
 - **Move ordering:** the table's lead first, then trick-taking rules (cash
-  winners (the top cards themselves), lead to a partner's winner or ruff, leads an opponent can ruff
-  last, suits the opponents hold few cards of first; win cheaply, duck as a Nil bidder, cover a partner's Nil, let a
+  winners (the top cards themselves), lead to a partner's winner or ruff,
+  leads an opponent can ruff last, suits the opponents hold few cards of
+  first; win cheaply, duck as a Nil bidder, cover a partner's Nil, let a
   partner's winner stand), and a history table of cut-off moves, which alone
-  orders the plain leads (leads are where the ordering is weakest: the first
-  one cuts in about 82% of lead cut-offs without a Nil, against 99% of the
-  other seats').
+  orders the plain leads within those rules (leads are where the ordering is
+  weakest: the first one cuts in about 82% of lead cut-offs without a Nil,
+  against 99% of the other seats').
 - **Zero-window searches** converge on the exact value (MTD(f), the step
   doubling while tests fail the same way); each one reuses the table's bounds.
 
@@ -724,18 +725,21 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
         nil_hand = st[HAND + (seat + other) % n] & mask  # its lowest card is highest (the hardest to stay under)
         if nil_standing(st, nil_bid, (seat + other) % n) and nil_hand and card < lowest_card(nil_hand):
             return 90 + (lowest_card(nil_hand) % 13) // 2
-    opponent_ruffs = False
-    for other in range(n):
-        if (other - seat) % 2 and card // 13 != 3 and not st[HAND + other] & mask and st[HAND + other] & SPADE_BITS:
+    # The opponents' holdings of the suit: whether one can ruff it, how many cards they must follow with, and how
+    # many cards they could choose among (a void counts as a hand of choices).
+    opponent_ruffs, follow, choices = False, 0, 0
+    for other in range(1, n, 2):
+        hand = st[HAND + (seat + other) % n]
+        count = popcount(hand & mask)
+        follow += count
+        choices += count if count else st[LEFT] // n + 1
+        if not count and hand & SPADE_BITS and card // 13 != 3:
             opponent_ruffs = True
     x = live & mask
     top = 1 << highest_card(x)
     if top & st[HAND + seat] and not opponent_ruffs and card >= lowest_card(top_cards(x, top_run(st[HAND + seat], x))):
         # cash a winner: a card of the run of top cards itself (a lower card of the suit is a plain lead), first
         # where the opponents hold the most cards of the suit (they must follow: nothing to ruff or discard)
-        follow = 0
-        for other in range(1, n, 2):
-            follow += popcount(st[HAND + (seat + other) % n] & mask)
         return 80 + min(follow, 9)
     if n == 4 and not opponent_ruffs:
         partner = st[HAND + (seat + 2) % 4]
@@ -743,15 +747,10 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
             return 60 + low_first
         if not partner & mask and partner & SPADE_BITS and card // 13 != 3:
             return 50 + low_first
-    # Any other lead: those an opponent can ruff last, and the suits the opponents hold fewest cards of first (a
-    # void counts as a hand of choices): fewer cards for them to choose among, a smaller tree, as the bridge
-    # solver DDS weighs its leads. Then the history of cut-offs. (The order before, low cards first, the ruffable
-    # leads among the others and every card of a suit headed by the leader's top card as a winner, took 58% more
-    # nodes at the benchmark's 10-trick median.)
-    choices = 0
-    for other in range(1, n, 2):
-        count = popcount(st[HAND + (seat + other) % n] & mask)
-        choices += count if count else st[LEFT] // n + 1
+    # Any other lead: those an opponent can ruff last, and the suits the opponents have fewest choices in first:
+    # fewer cards for them to choose among, a smaller tree, as the bridge solver DDS weighs its leads. Then the
+    # history of cut-offs. (The order before, low cards first, the ruffable leads among the others and every card
+    # of a suit headed by the leader's top card as a winner, took 58% more nodes at the benchmark's 10-trick median.)
     return (10 if opponent_ruffs else 20) + max(0, 9 - choices // 2)
 
 
