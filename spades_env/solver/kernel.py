@@ -489,15 +489,40 @@ def trick_values(st, bounds, low, high, has_low, has_high):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
-    """Look the trick-boundary position up (``kk[ply]`` filled) and narrow the window.
+def trick_cuts(st, bounds, alpha, beta):
+    """With ``BY_TRICKS``: the fewest tricks side 0 may be sure of for a value of at least ``beta`` whatever the
+    rest, and the most it may be held to for at most ``alpha`` (past the ends when none)."""
+    tricks, ci = st[LEFT] // st[PLAYERS], st[CI]
+    cut_low, least = tricks + 1, INF
+    for k in range(tricks, -1, -1):
+        least = min(least, bounds[0, ci, k])
+        if least < beta:
+            break
+        cut_low = k
+    cut_high, most = -1, -INF
+    for k in range(tricks + 1):
+        most = max(most, bounds[1, ci, k])
+        if most > alpha:
+            break
+        cut_high = k
+    return cut_low, cut_high
 
-    Returns (done, value, relevant cards, the stored lead or -1).
+
+@njit(cache=True, _nrt=False, inline="always")
+def scan_bucket(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
+    """The bounds the matching entries give the position at ``ply`` (in tricks with ``BY_TRICKS``), the entries
+    they came from (-1: none) and the stored lead: (low, high, low entry, high entry, move).
+
+    The scan stops at the first entry whose bound settles the node: a probe
+    reads about 13 entries of its own aggregate on the benchmark's 10-trick
+    positions, and reading on past a cut-off took 3-7% of the time.
     """
-    st[PROBES] += 1
     base = table_slot(kk, ply, tt_w.shape[0])
     low, high, low_e, high_e, move = -INF, INF, -1, -1, -1
     lengths, state, code01, code23 = kk[ply, K_LENGTHS], kk[ply, K_STATE], kk[ply, K_ALIGNED], kk[ply, K_ALIGNED + 1]
+    cut_low, cut_high = fr[ply, BETA], fr[ply, ALPHA]  # a bound beyond these settles the node
+    if st[BY_TRICKS]:  # the same in side 0's tricks from here (what the entries hold)
+        cut_low, cut_high = trick_cuts(st, bounds, fr[ply, ALPHA], fr[ply, BETA])
     for e in range(base, base + TT_WAYS):
         if tt_i[e, STAMP] != stamp:
             break  # the rest of the bucket is of other solves (see table_store)
@@ -511,6 +536,19 @@ def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
             high, high_e = tt_v[e, 1], e
         if tt_i[e, MOVE] >= 0:
             move = tt_i[e, MOVE]
+        if low >= cut_low or high <= cut_high:
+            break
+    return low, high, low_e, high_e, move
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
+    """Look the trick-boundary position up (``kk[ply]`` filled) and narrow the window.
+
+    Returns (done, value, relevant cards, the stored lead or -1).
+    """
+    st[PROBES] += 1
+    low, high, low_e, high_e, move = scan_bucket(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds)
     if low_e < 0 and high_e < 0 and move < 0:
         return False, 0, 0, -1
     st[HITS] += 1
