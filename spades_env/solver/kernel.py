@@ -150,15 +150,22 @@ COMPACT = 2380  # splits counted by compact_index(): C(17, 4)
 # ---------------------------------------------------------------- bits
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def suit_of(card: int) -> int:
+    """``suit_of(card)`` for a card id (0..63) by a multiply and a shift: numba's ``//`` on signed integers rounds
+    towards minus infinity, a few instructions more on every move."""
+    return (card * 5042) >> 16
+
+
 @njit(cache=True, _nrt=False)
 def suit_bits(card: int) -> int:
-    return SUIT_BITS << (13 * (card // 13))
+    return SUIT_BITS << (13 * suit_of(card))
 
 
 @njit(cache=True, _nrt=False)
 def beats(card: int, best: int) -> bool:
     """``card`` takes the trick from ``best``: higher in the same suit, or a spade on another suit."""
-    s, t = card // 13, best // 13
+    s, t = suit_of(card), suit_of(best)
     return (s == t and card > best) or (s == 3 and t != 3)
 
 
@@ -463,7 +470,7 @@ def pattern_cards(st, tt_w, e) -> int:
 def relative_move(live, card) -> int:
     """``card`` as its suit and the number of live cards above it (what the table stores)."""
     above = live & suit_bits(card) & ~((2 << card) - 1)
-    return (card // 13) << 4 | popcount(above)
+    return (suit_of(card)) << 4 | popcount(above)
 
 
 @njit(cache=True, _nrt=False)
@@ -658,7 +665,7 @@ def play(st, fr, ply, card, didx):
     fr[ply, U_TAKER], fr[ply, U_TRICK], fr[ply, U_CI] = -1, st[TRICK + nt], st[CI]
     st[HAND + seat] ^= 1 << card
     st[LEFT] -= 1
-    if card // 13 == 3 and (nt == 0 or st[TRICK] // 13 != 3):
+    if suit_of(card) == 3 and (nt == 0 or suit_of(st[TRICK]) != 3):
         st[BROKEN] = 1  # a spade led (only when allowed) or played on another suit
     if nt == 0 or beats(card, st[WIN_CARD]):
         st[WIN_SEAT], st[WIN_CARD] = seat, card
@@ -693,7 +700,7 @@ def trick_relevance(cards, count) -> int:
             best = cards[k]
     same = 0
     for k in range(count):
-        same += cards[k] // 13 == best // 13
+        same += suit_of(cards[k]) == suit_of(best)
     return 1 << best if same > 1 else 0
 
 
@@ -756,7 +763,7 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
     """How promising a lead is (higher first)."""
     n = st[PLAYERS]
     mask = suit_bits(card)
-    low_first = 13 - card % 13
+    low_first = 13 - (card - 13 * suit_of(card))
     if nil_standing(st, nil_bid, seat):
         return 64 + popcount(live & mask & ~((2 << card) - 1) & ~st[HAND + seat])
     for other in range(1, n, 2):  # attack an opponent's Nil: lead under all its cards of the suit, first where
@@ -771,7 +778,7 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
         count = popcount(hand & mask)
         follow += count
         choices += count if count else st[LEFT] // n + 1
-        if not count and hand & SPADE_BITS and card // 13 != 3:
+        if not count and hand & SPADE_BITS and suit_of(card) != 3:
             opponent_ruffs = True
     x = live & mask
     top = 1 << highest_card(x)
@@ -783,7 +790,7 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
         partner = st[HAND + (seat + 2) % 4]
         if top & partner and not nil_standing(st, nil_bid, (seat + 2) % 4):
             return 60 + low_first
-        if not partner & mask and partner & SPADE_BITS and card // 13 != 3:
+        if not partner & mask and partner & SPADE_BITS and suit_of(card) != 3:
             return 50 + low_first
     # Any other lead: those an opponent can ruff last, and the suits the opponents have fewest choices in first:
     # fewer cards for them to choose among, a smaller tree, as the bridge solver DDS weighs its leads. Then the
@@ -796,7 +803,7 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
 def follow_rank(st, card, seat, nil_bid) -> int:
     """How promising a card is for a seat following to the trick (higher first)."""
     wins = beats(card, st[WIN_CARD])
-    low_first, high_first = 13 - card % 13, card % 13
+    low_first, high_first = 13 - (card - 13 * suit_of(card)), card - 13 * suit_of(card)
     winner = st[WIN_SEAT]
     partner_winning = st[PLAYERS] == 4 and winner != seat and (winner & 1) == (seat & 1)
     if nil_standing(st, nil_bid, seat):  # duck with the highest card that loses; win as cheaply as possible
@@ -922,7 +929,7 @@ def child_returned(st, fr, ply, value, rel, hist, cards) -> bool:
             fr[ply, BEST], fr[ply, BEST_CARD], fr[ply, REL_BEST] = value, fr[ply, CARD], rel
         fr[ply, BETA] = min(fr[ply, BETA], value)
     if fr[ply, ALPHA] < fr[ply, BETA]:
-        suit = card // 13
+        suit = suit_of(card)
         if fr[ply, LOW + suit] < 0:  # see next_move
             rel_suit = fr[ply, REL_ALL] & (SUIT_BITS << (13 * suit))
             low = lowest_card(rel_suit) if rel_suit else 13 * suit + 13
@@ -979,7 +986,7 @@ def next_move(st, fr, mv, ply) -> int:
     while fr[ply, IDX] < fr[ply, CNT]:
         card = mv[ply, fr[ply, IDX]]
         fr[ply, IDX] += 1
-        low = fr[ply, LOW + card // 13]
+        low = fr[ply, LOW + suit_of(card)]
         if low < 0 or card >= low:
             return card
     return -1
