@@ -8,7 +8,8 @@ position's time is the least of its rounds, and the ratio is of the sums
 (and of the medians). Node counts are exact and the same on any machine.
 The other commit's ``spades_env/solver/kernel.py`` is loaded beside this
 one (its compiled code is cached like this one's), so its ``solve_root``
-must take the same arguments.
+must take the same arguments. Even so, one run is good to about ±10% here
+(the same kernel against itself gave 0.90, 0.99 and 1.05): repeat it.
 
 Usage: ``python -m spades_env.experiments.compare_solver --against d3a3820 --tricks 10``.
 """
