@@ -152,9 +152,15 @@ COMPACT = 2380  # splits counted by compact_index(): C(17, 4)
 
 @njit(cache=True, _nrt=False, inline="always")
 def suit_of(card: int) -> int:
-    """``suit_of(card)`` for a card id (0..63) by a multiply and a shift: numba's ``//`` on signed integers rounds
+    """``card // 13`` for a card id (0..63) by a multiply and a shift: numba's ``//`` on signed integers rounds
     towards minus infinity, a few instructions more on every move."""
     return (card * 5042) >> 16
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rank_of(card: int) -> int:
+    """``card % 13``, the rank within the suit (0 = 2, 12 = ace), without a signed modulo (see :func:`suit_of`)."""
+    return card - 13 * suit_of(card)
 
 
 @njit(cache=True, _nrt=False)
@@ -470,7 +476,7 @@ def pattern_cards(st, tt_w, e) -> int:
 def relative_move(live, card) -> int:
     """``card`` as its suit and the number of live cards above it (what the table stores)."""
     above = live & suit_bits(card) & ~((2 << card) - 1)
-    return (suit_of(card)) << 4 | popcount(above)
+    return suit_of(card) << 4 | popcount(above)
 
 
 @njit(cache=True, _nrt=False)
@@ -763,13 +769,14 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
     """How promising a lead is (higher first)."""
     n = st[PLAYERS]
     mask = suit_bits(card)
-    low_first = 13 - (card - 13 * suit_of(card))
+    low_first = 13 - rank_of(card)
+    side_suit = suit_of(card) != 3
     if nil_standing(st, nil_bid, seat):
         return 64 + popcount(live & mask & ~((2 << card) - 1) & ~st[HAND + seat])
     for other in range(1, n, 2):  # attack an opponent's Nil: lead under all its cards of the suit, first where
         nil_hand = st[HAND + (seat + other) % n] & mask  # its lowest card is highest (the hardest to stay under)
         if nil_standing(st, nil_bid, (seat + other) % n) and nil_hand and card < lowest_card(nil_hand):
-            return 90 + (lowest_card(nil_hand) % 13) // 2
+            return 90 + rank_of(lowest_card(nil_hand)) // 2
     # The opponents' holdings of the suit: whether one can ruff it, how many cards they must follow with, and how
     # many cards they could choose among (a void counts as a hand of choices).
     opponent_ruffs, follow, choices = False, 0, 0
@@ -778,7 +785,7 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
         count = popcount(hand & mask)
         follow += count
         choices += count if count else st[LEFT] // n + 1
-        if not count and hand & SPADE_BITS and suit_of(card) != 3:
+        if not count and hand & SPADE_BITS and side_suit:
             opponent_ruffs = True
     x = live & mask
     top = 1 << highest_card(x)
@@ -790,7 +797,7 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
         partner = st[HAND + (seat + 2) % 4]
         if top & partner and not nil_standing(st, nil_bid, (seat + 2) % 4):
             return 60 + low_first
-        if not partner & mask and partner & SPADE_BITS and suit_of(card) != 3:
+        if not partner & mask and partner & SPADE_BITS and side_suit:
             return 50 + low_first
     # Any other lead: those an opponent can ruff last, and the suits the opponents have fewest choices in first:
     # fewer cards for them to choose among, a smaller tree, as the bridge solver DDS weighs its leads. Then the
@@ -803,7 +810,7 @@ def lead_rank(st, card, seat, live, nil_bid) -> int:
 def follow_rank(st, card, seat, nil_bid) -> int:
     """How promising a card is for a seat following to the trick (higher first)."""
     wins = beats(card, st[WIN_CARD])
-    low_first, high_first = 13 - (card - 13 * suit_of(card)), card - 13 * suit_of(card)
+    low_first, high_first = 13 - rank_of(card), rank_of(card)
     winner = st[WIN_SEAT]
     partner_winning = st[PLAYERS] == 4 and winner != seat and (winner & 1) == (seat & 1)
     if nil_standing(st, nil_bid, seat):  # duck with the highest card that loses; win as cheaply as possible
