@@ -6,7 +6,8 @@ uniformly random card play up to the start of the trick with the given
 number of tricks left. Each solve runs on one core with the compiled search
 already loaded (the compile or cache load is timed separately); ``--every-move``
 times exact values for every legal card (what a search agent reads) instead of
-the value and the optimal cards. A solve that needs more than ``--max-nodes``
+the value and the optimal cards, and ``--one-best`` the value and one optimal
+card (what a player of one optimal card needs; DDS's ``solutions=1``). A solve that needs more than ``--max-nodes``
 is stopped and counted in ``capped`` (its time counts as infinite in the
 percentiles); ``nil`` counts positions with a Nil bidder who has not taken a
 trick yet, the hard case.
@@ -68,7 +69,7 @@ def random_position(rng: np.random.Generator, num_players: int, tricks_left: int
 
 
 def bench(num_players: int, tricks_left: int, positions: int, seed: int, every_move: bool, max_nodes: int,
-          nil: bool = True) -> Row:
+          nil: bool = True, one_best: bool = False) -> Row:
     rng = np.random.default_rng([seed, num_players, tricks_left])
     times, nodes, standing = [], [], 0
     for _ in range(positions):
@@ -76,7 +77,7 @@ def bench(num_players: int, tricks_left: int, positions: int, seed: int, every_m
         standing += bool(arrays["nil_bid"].any())
         start = time.perf_counter()
         try:
-            _, _, searched = solve_arrays(**arrays, every_move=every_move, max_nodes=max_nodes)
+            _, _, searched = solve_arrays(**arrays, every_move=every_move, max_nodes=max_nodes, one_best=one_best)
         except NodeLimitReached:
             searched, elapsed = math.inf, math.inf
         else:
@@ -105,6 +106,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", default="4,2", help="variants: 4 and/or 2 players")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--every-move", action="store_true", help="exact values for every legal card")
+    parser.add_argument("--one-best", action="store_true", help="the value and one optimal card only")
     parser.add_argument("--max-nodes", type=int, default=20_000_000, help="stop a solve after this many nodes")
     parser.add_argument("--no-nil", action="store_true", help="the heuristic's Nil bids become bids of 1")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
@@ -113,21 +115,24 @@ def main(argv: list[str] | None = None) -> None:
     warm_up()
     load_s = time.perf_counter() - start
     load_before = os.getloadavg()[0]
-    print(f"compile or cache load: {load_s:.1f} s; {'every move exact' if args.every_move else 'value + best moves'}"
+    mode = "every move exact" if args.every_move else "value + one best move" if args.one_best else "value + best moves"
+    print(f"compile or cache load: {load_s:.1f} s; {mode}"
           f"{'; no Nil bids' if args.no_nil else ''}; load average {load_before:.2f}")
     print(f"{'variant':>7} {'tricks':>6} {'n':>4} {'nil':>4} {'capped':>6} {'median ms':>10} {'p90 ms':>10} "
           f"{'max ms':>10} {'median nodes':>12} {'p90 nodes':>12}")
     rows = []
     for players in (int(p) for p in args.players.split(",")):
         for tricks in (int(t) for t in args.tricks.split(",")):
-            row = bench(players, tricks, args.positions, args.seed, args.every_move, args.max_nodes, not args.no_nil)
+            row = bench(players, tricks, args.positions, args.seed, args.every_move, args.max_nodes, not args.no_nil,
+                        args.one_best)
             rows.append(row)
             print(show(row), flush=True)
     if args.json:
         meta = {"command": " ".join(["python -m spades_env.experiments.bench_solver", *sys.argv[1:]]),
                 "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                 "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],  # at the start, at the end
-                "seed": args.seed, "every_move": args.every_move, "load_s": round(load_s, 2),
+                "seed": args.seed, "every_move": args.every_move,
+                "one_best": args.one_best and not args.every_move, "load_s": round(load_s, 2),
                 "max_nodes": args.max_nodes, "nil_bids": not args.no_nil,
                 "machine": platform.processor() or platform.machine(), "python": platform.python_version()}
         with open(args.json, "w") as fh:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.util
+import inspect
 import statistics
 import subprocess
 import sys
@@ -67,6 +68,8 @@ class Solver:
         self.table = SearchTable(DEFAULT_TABLE_BITS)
         if module.ENTRY_WORDS != kernel.ENTRY_WORDS:
             self.table.words = np.zeros((len(self.table.words), module.ENTRY_WORDS), np.int64)
+        # kernels since 2026-12-03 take ``one_best`` (False here: value and every optimal card, as before)
+        self.one_best = (False,) if "one_best" in inspect.signature(module.solve_root.py_func).parameters else ()
 
     def solve(self, a: dict) -> int:
         """Nodes to solve the position ``a`` (:func:`position_arrays`), value and optimal cards."""
@@ -75,7 +78,8 @@ class Solver:
         _, nodes, _ = self.k.solve_root(a["hands"], a["trick"], a["nt"], a["leader"], int(a["spades_broken"]),
                                         a["num_players"], a["tables"], a["merge"], a["nil_bid"],
                                         self.didx, t.trick_bounds, t.words, t.bounds, t.info,
-                                        t.next_stamp(), t.history, values, False, 5_000_000, t.stats)
+                                        t.next_stamp(), t.history, values, False, *self.one_best, 5_000_000,
+                                        t.stats)
         return int(nodes)
 
 

@@ -170,6 +170,16 @@ def test_best_moves_only_match_every_move():
         assert all(quick.move_values[c] < full.value for c in full.move_values if c not in full.best_moves)
 
 
+def test_one_best_is_an_optimal_card():
+    rng = np.random.default_rng(12)
+    for players in (4, 2):
+        for game in endings(rng, players, hands=15, most=6):
+            full, one = solve(game), solve(game, every_move=False, one_best=True)
+            assert one.value == full.value and one.best_moves
+            assert set(one.best_moves) <= set(full.best_moves), (one.move_values, full.move_values)
+            assert all(one.move_values[c] == full.value for c in one.move_values)
+
+
 def test_node_limit():
     game = SpadesGame(single_hand=True)
     game.reset(seed=11)

@@ -18,7 +18,9 @@ API::
 
 - :func:`solve` / :func:`solve_position`: from a game or a :class:`Position`
   (:func:`position_of` reads one from a game's public attributes).
-  ``every_move=False`` makes only the optimal cards' values exact (faster);
+  ``every_move=False`` makes only the optimal cards' values exact (faster),
+  and ``one_best=True`` beside it gives the value and one optimal card only
+  (faster still: DDS's ``solutions=1``);
   ``max_nodes`` bounds the work (:class:`NodeLimitReached` beyond it: long
   endings with a Nil still standing can take millions of nodes).
 - :func:`solve_arrays`: the compiled solver on arrays, without checks, for

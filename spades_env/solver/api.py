@@ -62,7 +62,8 @@ class Solution:
     included). ``move_values[card]`` is the value after playing ``card`` for
     every legal card; when solved with ``every_move=False`` it is exact only
     for the optimal cards and a bound showing the others are worse
-    (``exact_moves`` says which).
+    (``exact_moves`` says which); solved with ``one_best=True`` it holds only
+    one optimal card (and the cards equivalent to it).
     """
 
     value: int
@@ -72,7 +73,7 @@ class Solution:
 
     @property
     def best_moves(self) -> list[int]:
-        """Every optimal card, ascending."""
+        """Every optimal card, ascending (with ``one_best``: the one found)."""
         return sorted(c for c, v in self.move_values.items() if v == self.value)
 
 
@@ -82,7 +83,8 @@ class NodeLimitReached(RuntimeError):
 
 def solve_arrays(hands: np.ndarray, trick: np.ndarray, nt: int, leader: int, spades_broken: bool, num_players: int,
                  tables: np.ndarray, merge: np.ndarray, nil_bid: np.ndarray, every_move: bool = True,
-                 table: SearchTable | None = None, max_nodes: int = 0) -> tuple[int, np.ndarray, int]:
+                 table: SearchTable | None = None, max_nodes: int = 0,
+                 one_best: bool = False) -> tuple[int, np.ndarray, int]:
     """The compiled solver on arrays, for callers that solve many positions (no checks).
 
     ``hands``: ``int64[4]`` card masks per seat (seats 2, 3 empty with two
@@ -92,13 +94,16 @@ def solve_arrays(hands: np.ndarray, trick: np.ndarray, nt: int, leader: int, spa
     ``nil_bid``: ``int64[4]``, 1 for a Nil bidder with no trick yet. Returns
     (value, ``values[52]`` per legal card, nodes), values as side 0's points
     minus side 1's. ``max_nodes`` > 0 raises :class:`NodeLimitReached` after
-    that many nodes.
+    that many nodes. ``one_best`` (with ``every_move=False``): only an optimal
+    card gets its value, the others ``kernel.INF`` (DDS's ``solutions=1``: the
+    cheapest solve, for callers that play one optimal card).
     """
     t = table or default_table()
     values = np.full(NUM_CARDS, kernel.INF, np.int64)
     value, nodes, complete = kernel.solve_root(hands, trick, nt, leader, int(spades_broken), num_players, tables,
                                                merge, nil_bid, _COMPACT_INDEX, t.trick_bounds, t.words, t.bounds,
-                                               t.info, t.next_stamp(), t.history, values, every_move, max_nodes,
+                                               t.info, t.next_stamp(), t.history, values, every_move, one_best,
+                                               max_nodes,
                                                t.stats)
     if not complete:
         raise NodeLimitReached(f"no result within {max_nodes} nodes")
@@ -119,24 +124,26 @@ def position_arrays(pos: Position) -> dict:
 
 
 def solve_position(pos: Position, every_move: bool = True, table: SearchTable | None = None,
-                   max_nodes: int = 0) -> Solution:
+                   max_nodes: int = 0, one_best: bool = False) -> Solution:
     """Solve ``pos`` (see :class:`Solution`); ``max_nodes`` > 0 raises :class:`NodeLimitReached` beyond it."""
     check_position(pos)
+    one_best = one_best and not every_move
     value, values, nodes = solve_arrays(**position_arrays(pos), every_move=every_move, table=table,
-                                        max_nodes=max_nodes)
+                                        max_nodes=max_nodes, one_best=one_best)
     sign = 1 if pos.to_move % 2 == 0 else -1
-    legal = cards_of(pos.legal_moves())
+    legal = [c for c in cards_of(pos.legal_moves()) if not one_best or values[c] != kernel.INF]
     return Solution(sign * value, {c: sign * int(values[c]) for c in legal}, nodes, every_move)
 
 
 def solve(game: SpadesGame, every_move: bool = True, table: SearchTable | None = None,
-          max_nodes: int = 0) -> Solution:
+          max_nodes: int = 0, one_best: bool = False) -> Solution:
     """Solve the card-play position of ``game`` with every hand visible (see :class:`Solution`).
 
     ``max_nodes`` > 0 bounds the work: beyond it :class:`NodeLimitReached` is raised (4 to 8 million
-    nodes a second on one core).
+    nodes a second on one core). ``one_best=True`` with ``every_move=False``: the value and one
+    optimal card only, the cheapest solve (the other cards' tests are a third to half of one).
     """
-    return solve_position(position_of(game), every_move, table, max_nodes)
+    return solve_position(position_of(game), every_move, table, max_nodes, one_best)
 
 
 def warm_up() -> None:

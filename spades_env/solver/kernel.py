@@ -1075,9 +1075,11 @@ def exact_value(st, guess, cand, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i,
     when tests keep failing the same way, the step (counted in ``cand``, the
     values the hand can end with) doubles: bags move values one point at a
     time, and stepping through them one test each cost whole searches.
-    Returns (value, best card or -1).
+    Returns (value, an optimal card of the player to move, or -1 when a
+    bound settled the last test it needed without trying a card).
     """
     lower, upper = bounds[0, st[CI], OVERALL], bounds[1, st[CI], OVERALL]
+    maximizing = (st[LEADER] + st[NT]) % st[PLAYERS] & 1 == 0
     g, best = min(max(guess, lower), upper), -1
     beta = g + 1 if g == lower else g
     step, rising = 1, True
@@ -1090,10 +1092,12 @@ def exact_value(st, guess, cand, bounds, didx, merge, nil_bid, tt_w, tt_v, tt_i,
         up = g >= beta
         step = step * 2 if up == rising else 1
         rising = up
-        if up:
-            lower, best = g, card
+        if up:  # the card a maximizing player proved its lower bound with (a minimizing one: its upper)
+            lower = g
         else:
             upper = g
+        if up == maximizing:
+            best = card
         if lower >= upper:
             break
         low_i, high_i = first_above(cand, lower), first_above(cand, upper) - 1  # tests at cand[low_i..high_i]
@@ -1135,12 +1139,17 @@ def move_value(st, root, card, best, maximizing, every_move, cand, didx, args) -
 
 @njit(cache=True)
 def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx, bounds, tt_w, tt_v, tt_i, stamp,
-               hist, values, every_move, node_limit, stats):
+               hist, values, every_move, one_best, node_limit, stats):
     """Solve a position: ``values[card]`` gets the value of each legal card (side 0 minus side 1).
 
     Every value is exact with ``every_move``; without, only the optimal cards'
     are, and each other card gets a bound showing it is worse (an upper bound
-    when side 0 is to move, a lower bound when side 1 is). ``node_limit`` > 0
+    when side 0 is to move, a lower bound when side 1 is). With ``one_best``
+    (and not ``every_move``) only an optimal card (and the cards equivalent
+    to it) gets its value and the others stay ``INF``: the value's own
+    searches found that card, and the tests of the other cards, a third to
+    half of a solve, are skipped (when a bound settled the value without
+    trying a card, every card is tested as without ``one_best``). ``node_limit`` > 0
     stops the search after that many nodes; ``stats[i]`` gets the counter ``STATS[i]``. Returns (the
     position's value, nodes searched, whether the search finished).
     """
@@ -1154,8 +1163,9 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
     seat = (leader + nt) % n
     maximizing = seat & 1 == 0
     best = -INF if maximizing else INF
+    top = -1
     if not every_move:
-        best, _ = exact_value(st, (bounds[0, st[CI], OVERALL] + bounds[1, st[CI], OVERALL]) // 2, cand, *args)
+        best, top = exact_value(st, (bounds[0, st[CI], OVERALL] + bounds[1, st[CI], OVERALL]) // 2, cand, *args)
     live = live_cards(st)
     for k in range(nt):
         live |= 1 << trick[k]
@@ -1164,6 +1174,8 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
     root = np.zeros((1, FRAME_SIZE), np.int64)
     root[0, PLAYER] = seat
     x = moves
+    if one_best and not every_move and top >= 0:  # the value's own searches proved ``top`` optimal
+        values[top], x, moves = best, 0, 1 << top
     while x and not st[ABORTED]:
         card = lowest_card(x)
         x &= x - 1
