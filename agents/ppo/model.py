@@ -70,15 +70,15 @@ class ActorCritic(nn.Module):
         (``feats``: their :meth:`features_of`, if already computed)."""
         own = x[:, :self.obs_size]
         feats = self.features_of(own) if feats is None else feats  # once for actor and critic
-        h = self.torso(_join(own, feats))
-        v = h if self.critic is None else self.critic(_join(x, feats))
+        h = _run(self.torso, own, feats)
+        v = h if self.critic is None else _run(self.critic, x, feats)
         return self.policy(h), self.value(v).squeeze(-1)
 
     def values(self, x: torch.Tensor, feats: torch.Tensor | None = None) -> torch.Tensor:
         """The critic alone: values ``(B,)`` from the same inputs as :meth:`forward`."""
         own = x[:, :self.obs_size]
         feats = self.features_of(own) if feats is None else feats
-        h = self.torso(_join(own, feats)) if self.critic is None else self.critic(_join(x, feats))
+        h = _run(self.torso, own, feats) if self.critic is None else _run(self.critic, x, feats)
         return self.value(h).squeeze(-1)
 
     def features_of(self, obs: torch.Tensor) -> torch.Tensor | None:
@@ -89,11 +89,20 @@ class ActorCritic(nn.Module):
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
         """Policy logits from the player's own observation only (what the agent uses at play time)."""
         own = obs[:, :self.obs_size]
-        return self.policy(self.torso(_join(own, None if self.features is None else self.features(own))))
+        return self.policy(_run(self.torso, own, None if self.features is None else self.features(own)))
 
 
-def _join(inputs: torch.Tensor, feats: torch.Tensor | None) -> torch.Tensor:
-    return inputs if feats is None else torch.cat([inputs, feats], 1)
+def _run(mlp: nn.Sequential, inputs: torch.Tensor, feats: torch.Tensor | None) -> torch.Tensor:
+    """``mlp`` on ``inputs`` followed by ``feats`` as one row, without building that row: the first layer's
+    weight is split by columns instead (``torch.cat`` of an update's minibatch took a quarter of its time)."""
+    if feats is None:
+        return mlp(inputs)
+    first, width = mlp[0], inputs.shape[1]
+    h = nn.functional.linear(inputs, first.weight[:, :width], first.bias)
+    h = h + nn.functional.linear(feats, first.weight[:, width:])
+    for layer in mlp[1:]:
+        h = layer(h)
+    return h
 
 
 def _num_players(obs_size: int) -> int:
