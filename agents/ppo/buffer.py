@@ -26,7 +26,7 @@ import torch
 
 from spades_env.actions import NUM_ACTIONS
 
-from .model import bf16_autocast, bucketed
+from .model import bf16_autocast, bucketed, compute_dtype
 
 VALUE_CHUNK = 8192  # rows per critic pass in RolloutBuffer.batch
 
@@ -148,20 +148,21 @@ class RolloutBuffer:
         if not self._data:
             raise ValueError("the buffer is empty")
         data = {name: column[:self.size] for name, column in self._data.items()}
-        values, features = torch.zeros(self.size), None
+        values, features, dtype = torch.zeros(self.size), None, compute_dtype(bf16)
         if model is not None:
             with bf16_autocast(bf16):
                 for start in range(0, self.size, VALUE_CHUNK):
                     rows = slice(start, start + VALUE_CHUNK)
-                    obs = data["obs"][rows].float()
+                    obs = data["obs"][rows].to(dtype)
                     count = len(obs)  # the last chunk is padded with zero rows to a bucketed size (model.py)
                     padding = bucketed(count) - count
                     if padding:
                         obs = torch.cat([obs, obs.new_zeros(padding, obs.shape[1])])
                     feats = model.features_of(obs)
                     if feats is not None:
-                        features = torch.empty(self.size, feats.shape[1]) if features is None else features
-                        features[rows] = feats[:count].float()
+                        if features is None:  # in the update's dtype, so that its steps do not cast them again
+                            features = torch.empty(self.size, feats.shape[1], dtype=dtype)
+                        features[rows] = feats[:count]
                     values[rows] = model.values(obs, feats)[:count].float()
         advantages, returns = compute_gae(data["rewards"].numpy(), values.numpy(), self.gamma, self.lam,
                                           data["ends"].numpy())

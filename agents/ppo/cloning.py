@@ -24,7 +24,7 @@ import torch
 from .buffer import VALUE_CHUNK, Batch, RolloutBuffer
 from .collect import Collector
 from .config import PPOConfig
-from .model import ActorCritic, bf16_autocast, masked_log_probs
+from .model import ActorCritic, bf16_autocast, compute_dtype, masked_log_probs
 from .plans import Plan
 from .run_folder import Clock, RunFolder, TrainingState, say
 from .score_context import draw_start
@@ -134,7 +134,7 @@ def fit_epoch(cfg: PPOConfig, model: ActorCritic, optimizer: torch.optim.Optimiz
     order = torch.randperm(split, generator=generator)
     for idx in torch.split(order, BATCH_SIZE):
         with bf16_autocast(cfg.bf16):
-            logits, values = model(data.obs[idx].float())
+            logits, values = model(data.obs[idx].to(compute_dtype(cfg.bf16)))
         log_probs = masked_log_probs(logits.float(), data.masks[idx])
         nll = -log_probs.gather(1, data.actions[idx].unsqueeze(1)).mean()
         loss = nll + cfg.vf_coef * 0.5 * ((values.float() - data.returns[idx]) ** 2).mean()

@@ -157,9 +157,18 @@ def bf16_autocast(enabled: bool):
     """The context of the update's and cloning's forward passes: bfloat16 matmuls when asked for and the CPU
     has them (float32 weights, gradients and optimizer). Against float32, a policy's log-probabilities move by
     about 0.003 on average (0.03 at the 99th percentile), far inside PPO's clipping."""
-    if enabled and torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported():
+    if compute_dtype(enabled) is torch.bfloat16:
         return torch.autocast("cpu", dtype=torch.bfloat16)
     return contextlib.nullcontext()
+
+
+def compute_dtype(bf16: bool) -> torch.dtype:
+    """The dtype of the matmuls under ``bf16_autocast(bf16)``. Inputs handed over in it are not cast again on
+    every layer and step (the casts of the observations took 12% of an update step); the values are the same
+    as autocast's own casts."""
+    if bf16 and torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported():
+        return torch.bfloat16
+    return torch.float32
 
 
 @contextlib.contextmanager

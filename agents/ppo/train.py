@@ -38,7 +38,7 @@ from .cloning import behaviour_clone, imitation_loss, teacher_fit, teacher_name
 from .collect import Collector
 from .config import PPOConfig, add_config_arguments
 from .evaluate import EVAL_FIELDS, evaluate
-from .model import ActorCritic, bf16_autocast, bucketed, masked_entropy, masked_log_probs, torch_threads
+from .model import ActorCritic, bf16_autocast, bucketed, compute_dtype, masked_entropy, masked_log_probs, torch_threads
 from .plans import OPPONENT_KINDS, RolloutStats, learner_rewards, plan_hands
 from .run_folder import Clock, RunFolder, RunLog, TrainingState, config_and_folder, save_and_evaluate, say
 
@@ -149,12 +149,13 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
     n, clipfracs = len(batch), []
     count = min(cfg.num_minibatches, n)
     size = bucketed(-(-n // count))  # a few shapes only (see model.ROW_BUCKET): the permutation wraps around
+    dtype = compute_dtype(cfg.bf16)
     for _epoch in range(cfg.update_epochs):
         order = torch.randperm(n, generator=generator)
         order = order.repeat(-(-count * size // n))[:count * size]
         for idx in order.view(count, size):
             with bf16_autocast(cfg.bf16):
-                logits, new_values = model(batch.obs[idx].float(), None if batch.features is None
+                logits, new_values = model(batch.obs[idx].to(dtype), None if batch.features is None
                                            else batch.features[idx])
             log_probs = masked_log_probs(logits.float(), batch.masks[idx])
             new_values = new_values.float()
