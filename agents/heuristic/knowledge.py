@@ -19,6 +19,9 @@ from spades_env.cards import FULL_DECK, SPADES, SUIT_MASK_OF, SUIT_MASKS, SUIT_O
 from spades_env.view import PlayerView
 
 PILE = -1  # the undisclosed discard pile (two players), a holder that never plays
+_OTHERS = {n: tuple(tuple((me + k) % n for k in range(1, n)) for me in range(n)) for n in (2, 4)}  # [n][me]
+_VOID_MASK = {frozenset(s for s in range(4) if m >> s & 1): sum(SUIT_MASKS[s] for s in range(4) if m >> s & 1)
+              for m in range(16)}  # a view's void suits as a card mask
 
 
 def higher_mask(card: int) -> int:
@@ -42,11 +45,8 @@ class Knowledge:
         played_by = [0] * n  # the cards each seat has played (one pass over the plays: this runs every decision)
         for p, c in view.plays:
             played_by[p] |= 1 << c
-        played = 0
-        for m in played_by:
-            played |= m
-        self.played = played
-        self.others = others = [(me + k) % n for k in range(1, n)]
+        self.played = played = sum(played_by)  # disjoint masks: their sum is their union
+        self.others = others = _OTHERS[n][me]
         out = played | self.hand
         known = dict.fromkeys(others, 0)
         if view.partner is not None:
@@ -57,34 +57,33 @@ class Knowledge:
             out |= mask_of(view.discarded)
         self.known = known
         self.unseen = unseen = FULL_DECK & ~out  # cards held by another seat or lying unseen in the pile
-        known_all = 0
-        for m in known.values():
-            known_all |= m
+        known_all = sum(known.values())  # disjoint as well
         self.slots: dict[int, int] = {}
         self.possible: dict[int, int] = {}
+        voids = view.voids
         for p in others:
-            void_mask = 0
-            for s in view.voids[p]:
-                void_mask |= SUIT_MASKS[s]
-            self.possible[p] = (unseen & ~void_mask & ~known_all) | known[p]
+            self.possible[p] = (unseen & ~_VOID_MASK[voids[p]] & ~known_all) | known[p]
             self.slots[p] = max(0, 13 - played_by[p].bit_count() - known[p].bit_count())
         if n == 2:
             pile_unknown = view.discard_pile_size - (mask_of(view.discarded)).bit_count()
             if view.looked and view.phase.name not in ("BLIND", "DRAW"):
                 self.slots[PILE] = max(0, pile_unknown)
                 self.possible[PILE] = self.unseen & ~known_all
-        slots, possible = self.slots, self.possible
-        self._weights = {}
-        for s, suit in enumerate(SUIT_MASKS):
-            row = {p: (slots[p] if possible[p] & suit & ~known.get(p, 0) else 0) for p in slots}
-            total = sum(row.values())
-            self._weights[s] = {p: (w / total if total else 0.0) for p, w in row.items()}
+        self._weights: list[dict[int, float] | None] = [None] * 4  # per suit, worked out when first asked
+
+    def _suit_weights(self, suit: int) -> dict[int, float]:
+        """Each holder's share of the unknown cards of ``suit``: its free places, among those who may hold one."""
+        mask, known = SUIT_MASKS[suit], self.known
+        row = {p: (w if self.possible[p] & mask & ~known.get(p, 0) else 0) for p, w in self.slots.items()}
+        total = sum(row.values())
+        self._weights[suit] = weights = {p: (w / total if total else 0.0) for p, w in row.items()}
+        return weights
 
     # ----------------------------------------------------------- probabilities
 
     def share(self, p: int, suit: int) -> float:
         """Probability that one given unknown card of ``suit`` lies with ``p``."""
-        return self._weights[suit].get(p, 0.0)
+        return (self._weights[suit] or self._suit_weights(suit)).get(p, 0.0)
 
     def p_has_any(self, p: int, cards: int) -> float:
         """Probability that ``p`` holds at least one of the cards in mask ``cards``."""
