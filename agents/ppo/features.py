@@ -28,6 +28,7 @@ import torch
 from numba import njit
 from torch import nn
 
+from spades_env.bitscan import popcount
 from spades_env.cards import NUM_CARDS, TRICK_POWER
 from spades_env.observations import layout
 
@@ -98,7 +99,7 @@ def card_features(obs, n, hand_at, trick_at, played_at, leader_at, power, out):
                 out[b, 5 * NUM_CARDS + c] = losers & above == 0  # highest loser
         at = 6 * NUM_CARDS
         for suit in range(4):
-            out[b, at + suit] = np.float32(_popcount(unseen >> (13 * suit) & _SUIT)) / np.float32(13)
+            out[b, at + suit] = np.float32(popcount(unseen >> (13 * suit) & _SUIT)) / np.float32(13)
         if led >= 0:
             out[b, at + 4 + led] = 1.0
             out[b, at + 8 + winner] = 1.0
@@ -124,11 +125,3 @@ def _read_row(row, n, hand_at, trick_at, played_at, leader_at, trick_cards):
                     led = c // 13
     return hand, ~hand & ~played & ((1 << NUM_CARDS) - 1), led
 
-
-@njit(cache=True)
-def _popcount(x: int) -> int:
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
