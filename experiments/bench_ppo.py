@@ -187,7 +187,7 @@ def collection_rows(num_players: int, env_counts: list[int], rounds: int, seed: 
 
 
 def print_tables(iterations: dict, configs: dict, collection: list[dict]) -> None:
-    print("\n(a) full PPO iterations, each way's defaults: decisions per second")
+    print("\n(a) full PPO iterations, each way's defaults: decisions per second (seconds: summed over the rounds)")
     print(f"{'way':>13}  {'hands':>5}  {'decisions/s':>11}  {'collect s':>9}  {'update s':>8}  {'vs before':>9}  "
           f"{'CPU s':>6}  {'worker CPU s':>12}  {'idle estimate':>13}")
     base = iterations.get("before", {}).get("decisions_per_second")
