@@ -20,7 +20,6 @@ trick). Then ``unseen`` cards per suit (4, / 13), the led suit (4), the seat
 now winning the trick (one per seat, relative) and whether the trick is empty.
 """
 
-
 from __future__ import annotations
 
 import numpy as np
@@ -29,11 +28,10 @@ from numba import njit
 from torch import nn
 
 from spades_env.bitscan import popcount
-from spades_env.cards import NUM_CARDS, TRICK_POWER
+from spades_env.cards import FULL_SUIT, NUM_CARDS, TRICK_POWER
 from spades_env.observations import layout
 
 _PER_CARD = ("master", "wins", "cheapest_winner", "lowest", "highest", "highest_loser")
-_SUIT = (1 << 13) - 1
 
 
 def feature_size(num_players: int) -> int:
@@ -54,7 +52,7 @@ class CardFeatures(nn.Module):
         self.num_players = num_players
         blocks = layout(num_players)
         self.starts = tuple(blocks[name].start for name in ("hand", "trick", "played", "leader"))
-        self.power = TRICK_POWER.astype(np.int64)
+        self.power = np.array(TRICK_POWER)  # writable: numba compiles read-only arrays separately
 
     @property
     def size(self) -> int:
@@ -86,20 +84,20 @@ def card_features(obs, n, hand_at, trick_at, played_at, leader_at, power, out):
         losers = hand & ~wins
         out[b, :] = 0.0
         for c in range(NUM_CARDS):
-            above = (_SUIT << (13 * (c // 13))) & ~((2 << c) - 1)
-            below = (_SUIT << (13 * (c // 13))) & ((1 << c) - 1)
+            above = (FULL_SUIT << (13 * (c // 13))) & ~((2 << c) - 1)
+            below = (FULL_SUIT << (13 * (c // 13))) & ((1 << c) - 1)
             if hand >> c & 1:
                 out[b, c] = unseen & above == 0  # master
                 out[b, 3 * NUM_CARDS + c] = hand & below == 0  # lowest
                 out[b, 4 * NUM_CARDS + c] = hand & above == 0  # highest
             if wins >> c & 1:
                 out[b, NUM_CARDS + c] = 1.0
-                out[b, 2 * NUM_CARDS + c] = power[led, c] == least  # cheapest winner
+                out[b, 2 * NUM_CARDS + c] = power[led, c] == least  # cheapest winner (winners' powers differ)
             if losers >> c & 1:
                 out[b, 5 * NUM_CARDS + c] = losers & above == 0  # highest loser
         at = 6 * NUM_CARDS
         for suit in range(4):
-            out[b, at + suit] = np.float32(popcount(unseen >> (13 * suit) & _SUIT)) / np.float32(13)
+            out[b, at + suit] = np.float32(popcount(unseen >> (13 * suit) & FULL_SUIT)) / np.float32(13)
         if led >= 0:
             out[b, at + 4 + led] = 1.0
             out[b, at + 8 + winner] = 1.0
