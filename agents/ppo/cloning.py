@@ -131,10 +131,10 @@ def fit_epoch(cfg: PPOConfig, model: ActorCritic, optimizer: torch.optim.Optimiz
     """One pass of Adam over the first ``split`` rows: action NLL plus ``vf_coef`` times the value loss.
     Returns the last minibatch's NLL."""
     model.train()
-    order = torch.randperm(split, generator=generator)
+    order, dtype = torch.randperm(split, generator=generator), compute_dtype(cfg.bf16)
     for idx in torch.split(order, BATCH_SIZE):
         with bf16_autocast(cfg.bf16):
-            logits, values = model(data.obs[idx].to(compute_dtype(cfg.bf16)))
+            logits, values = model(data.obs[idx].to(dtype))
         log_probs = masked_log_probs(logits.float(), data.masks[idx])
         nll = -log_probs.gather(1, data.actions[idx].unsqueeze(1)).mean()
         loss = nll + cfg.vf_coef * 0.5 * ((values.float() - data.returns[idx]) ** 2).mean()

@@ -28,7 +28,7 @@ from numba import njit
 from torch import nn
 
 from spades_env.bitscan import popcount
-from spades_env.cards import FULL_SUIT, NUM_CARDS, TRICK_POWER
+from spades_env.cards import FULL_DECK, FULL_SUIT, NUM_CARDS, TRICK_POWER
 from spades_env.observations import layout
 
 _PER_CARD = ("master", "wins", "cheapest_winner", "lowest", "highest", "highest_loser")
@@ -121,5 +121,4 @@ def _read_row(row, n, hand_at, trick_at, played_at, leader_at, trick_cards):
                 trick_cards[s] = c
                 if row[leader_at + s] > 0.5:
                     led = c // 13
-    return hand, ~hand & ~played & ((1 << NUM_CARDS) - 1), led
-
+    return hand, FULL_DECK & ~hand & ~played, led
