@@ -14,6 +14,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import asdict, dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,6 +34,14 @@ from .cards import (
     trick_winner,
 )
 from .scoring import SideScore, decide_winner, score_side
+
+
+class CompletedTrick(NamedTuple):
+    """A finished trick of this hand: who led it, who won it, and its cards ``(seat, card)`` in play order."""
+
+    leader: int
+    winner: int
+    plays: tuple[tuple[int, int], ...]
 
 
 class Phase(IntEnum):
@@ -304,6 +313,9 @@ class SpadesGame:
         self.passes: list[tuple[int, int, int]] = []  # (giver, receiver, card)
         self._pass_queue: list[tuple[int, int]] = []
         self.trick_winners: list[int] = []
+        # the same tricks as (leader, winner, plays), grown by one at each trick's end: every view shows them,
+        # and rebuilding them from plays at each decision took a third of building a view
+        self.completed_tricks: tuple[CompletedTrick, ...] = ()
         self.plays: list[tuple[int, int]] = []  # (player, card) in play order
         self.actions: list[tuple[int, int]] = []  # (player, action) this hand
         if n == 2:
@@ -554,6 +566,7 @@ class SpadesGame:
         winner = self.trick_winner(trick)
         self.tricks[winner] += 1
         self.trick_winners.append(winner)
+        self.completed_tricks += (CompletedTrick(trick[0][0], winner, tuple(trick)),)
         self.trick = []
         self.leader = self.current_player = winner
         if len(self.trick_winners) == TRICKS_PER_HAND:

@@ -8,18 +8,11 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from .cards import NUM_CARDS, cards_of
-from .game import Phase, SpadesConfig, SpadesGame
+from .game import CompletedTrick, Phase, SpadesConfig, SpadesGame
 
-
-class CompletedTrick(NamedTuple):
-    """A finished trick of this hand: who led it, who won it, and its cards ``(seat, card)`` in play order."""
-
-    leader: int
-    winner: int
-    plays: tuple[tuple[int, int], ...]
+__all__ = ["CompletedTrick", "PlayerView", "player_view"]
 
 
 @dataclass(frozen=True)
@@ -65,16 +58,6 @@ class PlayerView:
         return self.tricks_won
 
 
-def completed_tricks(game: SpadesGame) -> tuple[CompletedTrick, ...]:
-    """The finished tricks of the hand in play, from the engine's plays and trick winners."""
-    n = game.num_players
-    out = []
-    for k, winner in enumerate(game.trick_winners):
-        plays = tuple(game.plays[k * n:(k + 1) * n])
-        out.append(CompletedTrick(plays[0][0], winner, plays))
-    return tuple(out)
-
-
 # [mask]: the suits of a 4-bit void mask, as the view gives them.
 _SUITS_OF_MASK = tuple(frozenset(s for s in range(4) if mask >> s & 1) for mask in range(16))
 
@@ -110,7 +93,7 @@ def player_view(game: SpadesGame, seat: int) -> PlayerView:
         trick=tuple(game.trick),
         leader=game.leader,
         plays=tuple(game.plays),
-        completed_tricks=completed_tricks(game),
+        completed_tricks=game.completed_tricks,
         voids=tuple(_SUITS_OF_MASK[mask] for mask in game.voids),
         spades_broken=game.spades_broken,
         passed=tuple(c for g, _, c in game.passes if g == seat),
