@@ -425,18 +425,18 @@ def test_training_rules_reach_both_engines_and_the_worker(workers):
 
 
 def test_bfloat16_passes_see_few_row_counts():
-    """Every update minibatch and critic chunk has a row count that is a multiple of ROW_BUCKET: oneDNN keeps
-    a kernel per shape, and varying counts grew the training process without bound."""
-    from spades_env.agents.ppo.model import ROW_BUCKET
+    """Every update minibatch has a row count that is a multiple of MINIBATCH_BUCKET and every critic chunk one
+    of ROW_BUCKET: oneDNN keeps a kernel per shape, and varying counts grew the training process without bound."""
+    from spades_env.agents.ppo.model import MINIBATCH_BUCKET, ROW_BUCKET
 
     torch.manual_seed(0)
     size = observation_size(4, "oracle")
     model = ActorCritic(observation_size(4), [32], size)
-    seen = []
+    minibatches, chunks = [], []
     forward = model.forward
-    model.forward = lambda obs, *rest: (seen.append(len(obs)), forward(obs, *rest))[1]
+    model.forward = lambda obs, *rest: (minibatches.append(len(obs)), forward(obs, *rest))[1]
     values = model.values
-    model.values = lambda obs, *rest: (seen.append(len(obs)), values(obs, *rest))[1]
+    model.values = lambda obs, *rest: (chunks.append(len(obs)), values(obs, *rest))[1]
     for rows in (700, 1500):
         buffer = RolloutBuffer(1.0, 0.95)
         mask = np.zeros((rows, NUM_ACTIONS), bool)
@@ -448,5 +448,7 @@ def test_bfloat16_passes_see_few_row_counts():
         cfg = PPOConfig(num_minibatches=4, update_epochs=2)
         losses = ppo_update(model, torch.optim.Adam(model.parameters()), batch, cfg, torch.Generator().manual_seed(0))
         assert math.isfinite(losses["policy_loss"])
-    assert seen and all(count % ROW_BUCKET == 0 for count in seen)
-    assert set(seen) == {512, 1024, 1536}  # minibatches of 175 and 375 rows, critic chunks of 700 and 1,500
+    assert all(count % MINIBATCH_BUCKET == 0 for count in minibatches)
+    assert all(count % ROW_BUCKET == 0 for count in chunks)
+    assert set(minibatches) == {256, 384}  # 175 and 375 rows, each padded with repeated rows
+    assert set(chunks) == {1024, 1536}  # 700 and 1,500 rows, padded with zero rows

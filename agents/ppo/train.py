@@ -38,7 +38,16 @@ from .cloning import behaviour_clone, imitation_loss, teacher_fit, teacher_name
 from .collect import Collector
 from .config import PPOConfig, add_config_arguments
 from .evaluate import EVAL_FIELDS, evaluate
-from .model import ActorCritic, bf16_autocast, bucketed, compute_dtype, masked_entropy, masked_log_probs, torch_threads
+from .model import (
+    MINIBATCH_BUCKET,
+    ActorCritic,
+    bf16_autocast,
+    bucketed,
+    compute_dtype,
+    masked_entropy,
+    masked_log_probs,
+    torch_threads,
+)
 from .plans import OPPONENT_KINDS, RolloutStats, learner_rewards, plan_hands
 from .run_folder import Clock, RunFolder, RunLog, TrainingState, config_and_folder, save_and_evaluate, say
 
@@ -148,7 +157,7 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
     model.train()
     n, clipfracs = len(batch), []
     count = min(cfg.num_minibatches, n)
-    size = bucketed(-(-n // count))  # a few shapes only (see model.ROW_BUCKET): the permutation wraps around
+    size = bucketed(-(-n // count), MINIBATCH_BUCKET)  # a few shapes only (model.py): the permutation wraps around
     dtype = compute_dtype(cfg.bf16)
     for _epoch in range(cfg.update_epochs):
         order = torch.randperm(n, generator=generator)
