@@ -10,9 +10,11 @@ trains its own copy of a fresh network (the same seed) with its own config:
 * ``now-fp32``, ``now-no-worker``, ``now-1thread``: the same without
   bfloat16 matmuls, without the worker process, and with the update on one
   torch thread (the default until 2026-12-02; ``now-2threads``: two, today's
-  default), to show what each contributes; ``now-old-recipe``: this
-  trainer with ``before``'s recipe (no card features, no teacher, no score
-  context, 128 hands, its opponent mix), to tell the code from the recipe.
+  default), to show what each contributes; ``now-256-hands``: rollouts
+  of 256 hands, the default until 2026-12-03 (512 since);
+  ``now-old-recipe``: this trainer with ``before``'s recipe (no card
+  features, no teacher, no score context, 128 hands, its opponent mix), to
+  tell the code from the recipe.
 
 Reported: environment decisions per second of the whole iteration (every
 action of every seat, forced ones included: the trainer's ``steps_per_s``)
@@ -59,7 +61,8 @@ POOL = 3  # snapshots in the pool, so that pool hands are played
 OLD_RECIPE = {"card_features": False, "teacher_coef": 0.0, "score_context": 0.0, "num_envs": 128,
               "p_self": 0.25, "p_pool": 0.25, "p_heuristic": 0.45, "p_random": 0.05}  # before's defaults
 VARIANTS = {"now": {}, "now-fp32": {"bf16": False}, "now-no-worker": {"workers": 0},
-            "now-1thread": {"torch_threads": 1}, "now-2threads": {"torch_threads": 2}, "now-old-recipe": OLD_RECIPE}
+            "now-1thread": {"torch_threads": 1}, "now-2threads": {"torch_threads": 2},
+            "now-256-hands": {"num_envs": 256}, "now-old-recipe": OLD_RECIPE}
 
 
 def now_iteration(overrides: dict, seed: int):

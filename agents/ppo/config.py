@@ -52,7 +52,7 @@ class PPOConfig:
     torch_threads: int = _run(2, "threads of the network updates (1 where other jobs share the cores)")
     bf16: bool = _run(True, "update and cloning matmuls in bfloat16 where the CPU has it (about 3x faster)")
 
-    num_envs: int = _hands(256, "hands per rollout, played side by side (network calls batched across them)")
+    num_envs: int = _hands(512, "hands per rollout, played side by side (network calls batched across them)")
     score_context: float = _hands(0.5, "share of hands dealt at random game scores and bags, rewarded by win chance")
     p_self: float = _hands(0.35, "weight of hands against the current policy (both sides give data)")
     p_pool: float = _hands(0.3, "weight of hands against a past snapshot from the pool")
