@@ -262,7 +262,7 @@ def test_help_shows_each_flag_once_with_its_help_and_default(capsys):
         flag = "--" + f.name.replace("_", "-")
         assert text.count(flag + " ") == 1, flag
         assert f.metadata["help"] in text, f.name
-    assert "(default: 256)" in text and text.count("default: None") == 0
+    assert f"(default: {PPOConfig().num_envs})" in text and text.count("default: None") == 0
     assert "hands and opponents:" in text and "cloning and teacher:" in text
 
 
