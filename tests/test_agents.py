@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 from dataclasses import replace
 
@@ -10,6 +11,7 @@ import pytest
 
 from spades_env import actions as A
 from spades_env.actions import NUM_ACTIONS
+from spades_env.agent import ask
 from spades_env.agents import make_agent
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.heuristic.bidding import estimate_tricks, nil_risk
@@ -265,3 +267,31 @@ def test_opponent_of_a_nil_bidder_stays_under_it():
 def test_partner_of_a_nil_bidder_overtakes_it_cheaply():
     game = fixed_game(NIL_HANDS, bids=(3, 0, 3, 3), plays="2H 9H 8H")
     assert act(HeuristicAgent(0), game) == str_to_card("TH")
+
+
+def _self_play_digest(num_players: int, hands: int) -> tuple[int, str]:
+    """Every decision of heuristic self-play over ``hands`` single hands dealt at scattered scores and bags
+    (far behind: Blind Nil and its exchange; near the target or the bag limit: the score margins), hashed."""
+    rng = np.random.default_rng(num_players)
+    agents = [HeuristicAgent(seat) for seat in range(num_players)]
+    digest, count = hashlib.sha256(), 0
+    for hand in range(hands):
+        game = SpadesGame(SpadesConfig(num_players=num_players, single_hand=True))
+        game.reset(hand, scores=tuple(int(s) for s in rng.integers(-20, 48, 2) * 10),
+                   bags=tuple(int(b) for b in rng.integers(0, 10, 2)))
+        for seat, agent in enumerate(agents):
+            agent.reset(seat, hand * 4 + seat)
+        while not game.game_over:
+            action = ask(agents[game.current_player], game, None)
+            digest.update(action.to_bytes(1, "little"))
+            count += 1
+            game.apply(action)
+    return count, digest.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("num_players, expected", [(4, (3820, "a8629213ac5e38c9")), (2, (3261, "224d17b96a09fc56"))])
+def test_the_heuristics_decisions_are_pinned(num_players, expected):
+    """The heuristic's every decision in 60 hands of self-play, both variants, as recorded from the pure-Python
+    card play of 2026-12-03 (commit e917f4f): its compiled card play must keep each rule exactly, and a
+    change of any rule shows here (update the digest with the change, saying why)."""
+    assert _self_play_digest(num_players, 60) == expected
