@@ -15,10 +15,24 @@ tricks taken, set rate, Nil success), not fitted to a data set.
 
 from __future__ import annotations
 
-from spades_env.cards import ACE, NUM_CARDS, RANK_OF, SPADES, SUIT_MASKS, SUIT_OF, cards_of, mask_of
+import math
+
+from numba import njit
+
+from spades_env.bitscan import popcount
+from spades_env.cards import (
+    ACE,
+    NUM_CARDS,
+    RANK_OF,
+    SPADES,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    cards_of,
+    mask_of,
+)
 from spades_env.view import PlayerView
 
-from .knowledge import higher_mask, lower_mask
 from .params import DEFAULT, Params
 
 # Chance that a side-suit winner of round r (1, 2, 3, >=4) survives a ruff, by my length in the suit.
@@ -30,6 +44,16 @@ _ROUND_SAFE_2P = {1: 1.0, 2: 0.95, 3: 0.85, 4: 0.7, 5: 0.55}
 # Nil danger of a card by rank (2..A), for side suits and for spades.
 _NIL_SIDE = (0.0, 0.0, 0.0, 0.0, 0.01, 0.02, 0.04, 0.08, 0.15, 0.25, 0.4, 0.6, 0.85)
 _NIL_SPADE = (0.04, 0.04, 0.05, 0.06, 0.08, 0.1, 0.14, 0.2, 0.3, 0.45, 0.65, 0.85, 1.0)
+
+
+def higher_mask(card: int) -> int:
+    """Cards of the same suit ranked above ``card``."""
+    return SUIT_MASK_OF[card] & ~((1 << (card + 1)) - 1)
+
+
+def lower_mask(card: int) -> int:
+    """Cards of the same suit ranked below ``card``."""
+    return SUIT_MASK_OF[card] & ((1 << card) - 1)
 
 
 def _outside_higher(card: int, hand: int) -> int:
@@ -119,13 +143,15 @@ def nil_risk(hand: int) -> float:
     return risk
 
 
+@njit(cache=True)
 def card_nil_danger(card: int, hand: int) -> float:
-    """One card's share of :func:`nil_risk` (what a Nil bidder most wants to get rid of)."""
-    s, rank = SUIT_OF[card], RANK_OF[card]
-    lows = (hand & lower_mask(card)).bit_count()
-    if s == SPADES:
-        return _NIL_SPADE[rank] * 0.7 ** lows + 0.01
-    return _NIL_SIDE[rank] * 0.45 ** lows + rank * 1e-3
+    """One card's share of :func:`nil_risk` (what a Nil bidder most wants to get rid of). Compiled: the card
+    play (:mod:`.play`) calls it too."""
+    suit, rank = card // 13, card % 13
+    lows = popcount(hand & SUIT_MASKS[suit] & ((1 << card) - 1))
+    if suit == SPADES:
+        return _NIL_SPADE[rank] * math.pow(0.7, float(lows)) + 0.01
+    return _NIL_SIDE[rank] * math.pow(0.45, float(lows)) + rank * 1e-3
 
 
 # ------------------------------------------------------------------ decisions

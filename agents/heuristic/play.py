@@ -1,6 +1,6 @@
 """Card play for the heuristic: the classic rules of Spades, driven by card counting.
 
-Each decision first settles what this trick is for (:class:`Plan`): a Nil
+Each decision first settles what this trick is for (the *plan*): a Nil
 bidder ducks; the partner of a live Nil covers it; otherwise a side that
 still needs tricks tries to win, a side that has made its contract ducks to
 avoid bags unless the opponents can still be set, and a live Nil on the other
@@ -8,354 +8,796 @@ side is attacked. Then the card follows the usual rules: second hand low,
 third hand high, win as cheaply as possible (the lowest of equivalent cards),
 do not overtake a partner who is winning safely, trump when the trick is
 wanted, cash sure winners, lead to the partner's voids and strength, shed
-high cards when ducking. "Safely" and "sure" come from
-:class:`~.knowledge.Knowledge`: the chance that the opponents still to play
-can beat a card, given the cards out and the known voids.
+high cards when ducking. "Safely" and "sure" come from card counting (the
+``_p_*`` functions): the chance that the opponents still to play can beat a
+card, given the cards out and the known voids.
+
+Card counting: which cards are still out, who may hold them (a seat that
+showed out of a suit holds none of it; cards I passed to my partner are known
+to be there), and, from that, rough probabilities that a seat holds a card,
+can beat a card, or is void. Unknown cards are spread over the seats that may
+hold them in proportion to how many unknown cards each holds (the usual
+"vacant places" estimate, with cards treated as independent). In the
+two-player game the undisclosed part of the discard pile takes a place like a
+seat that never plays. Only the view is read, never the engine: this is
+exactly what a player at the table knows.
+
+Why compiled (numba): the heuristic is the training's opponent and teacher,
+the tournaments' reference and the search agent's fallback, and a card
+decision took about 35 µs in Python, most of a training worker's time. The
+rules read as they did in Python; what changed is the representation: card
+lists are 52-bit masks walked from the lowest card up (the order of the
+view's legal actions, so that ties go where ``min``/``max`` sent them), seats
+and the pile are holders 0-4, and the tuple keys of the sorts are packed into
+integers or compared field by field. Powers go through ``math.pow`` (the C
+library's ``pow``, which Python's ``**`` on floats calls) and ``round(p, 2)`` is done on
+the float's exact binary value (:func:`_round2`), so the decisions are
+Python's to the bit (``tests/test_agents.py`` pins them).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+import math
 
-from spades_env.cards import (
-    KING,
-    QUEEN,
-    RANK_OF,
-    SPADES,
-    SUIT_MASK_OF,
-    SUIT_MASKS,
-    SUIT_OF,
-    card_id,
-    mask_of,
-    trick_winner,
-)
+import numpy as np
+from numba import njit
+
+from spades_env.bitscan import highest_card, lowest_card, popcount
+from spades_env.cards import KING, NUM_CARDS, QUEEN, SPADES, SUIT_MASKS, SUIT_OF, TRICK_POWER
 from spades_env.view import PlayerView
 
 from .bidding import card_nil_danger
-from .knowledge import Knowledge, equivalent_low, lower_mask
 from .params import DEFAULT, Params
 
+_SUIT_MASKS = np.array(SUIT_MASKS, np.int64)
+_SPADE_MASK = SUIT_MASKS[SPADES]
+_FULL_DECK = (1 << NUM_CARDS) - 1
+_POWER = TRICK_POWER
+PILE = 4  # the undisclosed discard pile (two players): a holder that never plays
 
-@dataclass
-class Plan:
-    mode: str  # "nil" (I duck), "cover" (partner's Nil), or "normal"
-    want: bool  # normal and cover modes: try to win this trick
-    attack: list[int]  # opponents with a live Nil
-    need: int  # tricks my side still needs for its contract
-    remaining: int  # tricks left in the hand, this one included
-
-
-@dataclass(frozen=True)
-class Follow:
-    """The trick as the player who follows sees it."""
-
-    led: int  # the suit led
-    following: bool  # I can follow suit
-    winners: list[int]  # my legal cards that would win the trick now
-    losers: list[int]  # my other legal cards
-    winner_seat: int  # the seat winning the trick so far
-    best: int  # its card
+# The decision's inputs, one int64 array (one argument: numba checks each argument's type on every call).
+ME, N, PARTNER, HAND, LEGAL, PASSED, DISCARDED, PILE_SIZE, LOOKED, PARTNER_LED, TRICK_LEN = range(11)
+TRICK_SEATS, TRICK_CARDS, PLAYED_BY, VOIDS, BIDS, TRICKS = 11, 15, 19, 23, 27, 31
+STATE_SIZE = 35
+# The parameters, one float64 array (the order of _params_array).
+(SAFE, PARTNER_SAFE, HOPELESS, COVER_HONOUR_RANK, COVER_RUFF_MAX_RANK, NIL_ATTACK_SUIT, PARTNER_RUFF,
+ OPPONENT_RUFF, SET_SLACK) = range(9)
 
 
-def make_plan(view: PlayerView, params: Params = DEFAULT) -> Plan:
-    me, partner = view.seat, view.partner
-    bids, tricks = view.bids, view.tricks_won
-    n = view.num_players
+# ------------------------------------------------------------------ cards
 
-    def live_nil(p: int) -> bool:
-        return bids[p] == 0 and tricks[p] == 0
 
-    members = [p for p in range(n) if p % 2 == me % 2]
-    others = [p for p in range(n) if p % 2 != me % 2]
-    contract = sum(bids[p] for p in members if bids[p])
-    counted = sum(tricks[p] for p in members if bids[p])
-    opp_contract = sum(bids[p] for p in others if bids[p])
-    opp_counted = sum(tricks[p] for p in others if bids[p])
-    remaining = 13 - sum(tricks)
+@njit(cache=True, inline="always")
+def _suit(card: int) -> int:
+    return card // 13
+
+
+@njit(cache=True, inline="always")
+def _rank(card: int) -> int:
+    return card % 13
+
+
+@njit(cache=True, inline="always")
+def _higher(card: int) -> int:
+    """Cards of the same suit ranked above ``card``."""
+    return _SUIT_MASKS[card // 13] & ~((np.int64(1) << (card + 1)) - 1)
+
+
+@njit(cache=True, inline="always")
+def _lower(card: int) -> int:
+    """Cards of the same suit ranked below ``card``."""
+    return _SUIT_MASKS[card // 13] & ((np.int64(1) << card) - 1)
+
+
+@njit(cache=True, inline="always")
+def _has(mask: int, card: int) -> bool:
+    return (mask >> card) & 1 == 1
+
+
+@njit(cache=True)
+def _round2(x: float) -> int:
+    """``round(x, 2) * 100`` as an integer, exactly as Python rounds (half to even on the exact binary value)."""
+    if x == 0.0:
+        return 0
+    negative = x < 0.0
+    fraction, exponent = math.frexp(abs(x))  # |x| = fraction * 2**exponent, 0.5 <= fraction < 1
+    scaled = np.int64(fraction * 9007199254740992.0) * 100  # the mantissa (53 bits) times 100: below 2**60
+    shift = 53 - exponent
+    if shift >= 62:
+        return 0  # |x| * 100 < 0.5
+    if shift <= 0:
+        k = scaled << -shift
+    else:
+        k = scaled >> shift
+        rest = scaled - (k << shift)
+        half = np.int64(1) << (shift - 1)
+        if rest > half or (rest == half and k & 1):
+            k += 1
+    return -k if negative else k
+
+
+@njit(cache=True)
+def _trick_winner(st, card: int, with_me: bool) -> int:
+    """The seat winning the current trick, with my ``card`` added when ``with_me``."""
+    size = st[TRICK_LEN]
+    led = _suit(st[TRICK_CARDS])
+    best_seat, best = st[TRICK_SEATS], 0
+    for i in range(size):
+        power = _POWER[led, st[TRICK_CARDS + i]]
+        if power > best:
+            best_seat, best = st[TRICK_SEATS + i], power
+    if with_me and _POWER[led, card] > best:
+        best_seat = st[ME]
+    return best_seat
+
+
+# ------------------------------------------------------------------ card counting
+
+# A decision's context ``cx`` (int64), worked out once by :func:`_context`: card counting (the cards unseen,
+# per holder the cards it may hold and those known to be there), the plan, and the seats around me.
+UNSEEN, LOW_UNSEEN, POSSIBLE, KNOWN = 0, 1, 2, 7  # LOW_UNSEEN: unseen or in the trick (equivalent cards)
+MODE, WANT, ATTACK, NEED, REMAINING = 12, 13, 14, 15, 16  # ATTACK: the other side's seats with a live Nil
+AFTER, N_AFTER, OPP_AFTER, OTHERS, OPPONENTS, N_OPP = 17, 20, 21, 22, 25, 27  # seats in turn order from me
+CONTEXT_SIZE = 28
+NORMAL, MY_NIL, COVER = 0, 1, 2  # the plan's modes: try to win (or duck) as needed, duck my Nil, cover partner's
+
+
+@njit(cache=True)
+def _count(st, cx, share) -> None:
+    """Card counting: writes UNSEEN, POSSIBLE, KNOWN of ``cx`` and each holder's ``share[holder, suit]`` of
+    the suit's unknown cards (its free places, among the holders who may hold one)."""
+    n, me, partner = st[N], st[ME], st[PARTNER]
+    played = 0
+    for p in range(n):
+        played |= st[PLAYED_BY + p]
+    out = played | st[HAND]
+    if partner >= 0:
+        cx[KNOWN + partner] = st[PASSED] & ~st[PLAYED_BY + partner]
+    if n == 2:
+        # Cards I saw go to the discard pile are out of play (an opponent's Blind Nil replacement could draw
+        # one back: too rare to track).
+        out |= st[DISCARDED]
+    unseen = _FULL_DECK & ~out
+    cx[UNSEEN] = unseen
+    known_all = cx[KNOWN] | cx[KNOWN + 1] | cx[KNOWN + 2] | cx[KNOWN + 3]
+    slots = np.full(5, -1, np.int64)  # -1: not a holder (me, the seats of the other variant, the pile)
+    for k in range(1, n):
+        p = (me + k) % n
+        void_mask = 0
+        for s in range(4):
+            if (st[VOIDS + p] >> s) & 1:
+                void_mask |= _SUIT_MASKS[s]
+        cx[POSSIBLE + p] = (unseen & ~void_mask & ~known_all) | cx[KNOWN + p]
+        slots[p] = max(0, 13 - popcount(st[PLAYED_BY + p]) - popcount(cx[KNOWN + p]))
+    if n == 2 and st[LOOKED]:
+        slots[PILE] = max(0, st[PILE_SIZE] - popcount(st[DISCARDED]))
+        cx[POSSIBLE + PILE] = unseen & ~known_all
+    for s in range(4):
+        total = 0
+        for h in range(5):
+            if slots[h] > 0 and cx[POSSIBLE + h] & _SUIT_MASKS[s] & ~cx[KNOWN + h]:
+                total += slots[h]
+        for h in range(5):
+            if total and slots[h] > 0 and cx[POSSIBLE + h] & _SUIT_MASKS[s] & ~cx[KNOWN + h]:
+                share[h, s] = slots[h] / total
+
+
+@njit(cache=True)
+def _p_has_any(cx, share, p: int, cards: int) -> float:
+    """Probability that holder ``p`` holds at least one of ``cards``."""
+    cards &= cx[POSSIBLE + p]
+    if not cards:
+        return 0.0
+    if cards & cx[KNOWN + p]:
+        return 1.0
+    none = 1.0
+    for s in range(4):
+        k = popcount(cards & _SUIT_MASKS[s])
+        if k:
+            none *= math.pow(1.0 - share[p, s], float(k))
+    return 1.0 - none
+
+
+@njit(cache=True)
+def _p_void(cx, share, p: int, suit: int) -> float:
+    return 1.0 - _p_has_any(cx, share, p, _SUIT_MASKS[suit])
+
+
+@njit(cache=True)
+def _p_beats(cx, share, p: int, best: int, led: int) -> float:
+    """Probability that ``p``, playing after ``best`` currently wins a trick led in suit ``led``, can beat it."""
+    if _suit(best) == led:
+        higher = _p_has_any(cx, share, p, _higher(best))
+        if led == SPADES:
+            return higher
+        ruff = _p_void(cx, share, p, led) * _p_has_any(cx, share, p, _SPADE_MASK)
+        return min(1.0, higher + ruff)
+    # best is a trump on a side-suit lead: p must be void in the led suit and hold a higher spade
+    return _p_void(cx, share, p, led) * _p_has_any(cx, share, p, _higher(best))
+
+
+@njit(cache=True)
+def _survives(st, cx, share, card: int, in_trick: bool, first: int, count: int) -> float:
+    """Probability that ``card`` (played into the current trick when ``in_trick``, else led) is not beaten by
+    the opponents among the ``count`` seats of ``cx`` from index ``first``."""
+    me = st[ME]
+    if in_trick:
+        led = _suit(st[TRICK_CARDS])
+        if _trick_winner(st, card, True) != me:
+            return 0.0
+    else:
+        led = _suit(card)
+    prob = 1.0
+    for i in range(count):
+        p = cx[first + i]
+        if p % 2 != me % 2:
+            prob *= 1.0 - _p_beats(cx, share, p, card, led)
+    return prob
+
+
+@njit(cache=True)
+def _taken(cx, share, card: int, first: int, count: int) -> float:
+    """Probability that one of the ``count`` seats of ``cx`` from ``first`` beats my lead ``card``."""
+    keep = 1.0
+    for i in range(count):
+        keep *= 1.0 - _p_beats(cx, share, cx[first + i], card, _suit(card))
+    return 1.0 - keep
+
+
+@njit(cache=True)
+def _is_boss(card: int, unseen: int) -> bool:
+    """No card above ``card`` in its suit is held by another seat."""
+    return not (_higher(card) & unseen)
+
+
+# ------------------------------------------------------------------ the decision
+
+
+@njit(cache=True)
+def choose(st, params) -> int:
+    """The heuristic's card for the decision ``st`` (the layout of :func:`_state`) under ``params``."""
+    cx = np.zeros(CONTEXT_SIZE, np.int64)
+    share = np.zeros((5, 4))
+    _count(st, cx, share)
+    _plan(st, params, cx)
+    _seats(st, cx)
+    if st[TRICK_LEN] == 0:
+        return _lead(st, params, cx, share)
+    return _follow(st, params, cx, share)
+
+
+@njit(cache=True)
+def _plan(st, params, cx) -> None:
+    """What this trick is for: MODE, WANT (try to win it), ATTACK, NEED (tricks my side still needs for its
+    contract), REMAINING (tricks left, this one included)."""
+    n, me, partner = st[N], st[ME], st[PARTNER]
+    contract = counted = opp_contract = opp_counted = tricks_all = attack = 0
+    for p in range(n):
+        bid, won = st[BIDS + p], st[TRICKS + p]
+        tricks_all += won
+        if p % 2 == me % 2:
+            if bid:
+                contract += bid
+                counted += won
+        elif bid:
+            opp_contract += bid
+            opp_counted += won
+        elif won == 0:
+            attack |= 1 << p
+    remaining = 13 - tricks_all
     need = contract - counted
     opp_need = opp_contract - opp_counted
-    attack = [p for p in others if live_nil(p)]
-    if live_nil(me):
-        return Plan("nil", False, attack, need, remaining)
-    if partner is not None and live_nil(partner):
-        return Plan("cover", need > 0, attack, need, remaining)
-    if need > 0:
-        want = True
+    mode = NORMAL
+    if st[BIDS + me] == 0 and st[TRICKS + me] == 0:
+        mode, want = MY_NIL, False
+    elif partner >= 0 and st[BIDS + partner] == 0 and st[TRICKS + partner] == 0:
+        mode, want = COVER, need > 0
     else:
         # Contract made: duck (every extra trick is a bag) unless the opponents can still be set.
-        want = 0 < opp_need <= remaining and remaining - opp_need <= params.set_slack
-    if bids[me] == 0:  # my own Nil failed: my tricks are only bags now
-        want = want and need <= 0
-    return Plan("normal", want, attack, need, remaining)
+        want = need > 0 or (0 < opp_need <= remaining and remaining - opp_need <= params[SET_SLACK])
+        if st[BIDS + me] == 0:  # my own Nil failed: my tricks are only bags now
+            want = want and need <= 0
+    cx[MODE], cx[WANT], cx[ATTACK], cx[NEED], cx[REMAINING] = mode, want, attack, need, remaining
 
 
-class CardChooser:
-    """One card decision; the helpers read the shared state set up here."""
+@njit(cache=True)
+def _seats(st, cx) -> None:
+    """The seats after me in this trick (AFTER, how many of them are opponents), the other seats (OTHERS) and
+    the opponents, in turn order from me; LOW_UNSEEN."""
+    n, me, size = st[N], st[ME], st[TRICK_LEN]
+    cx[N_AFTER] = n - size - 1
+    for i in range(n - size - 1):
+        cx[AFTER + i] = p = (me + 1 + i) % n
+        cx[OPP_AFTER] += p % 2 != me % 2
+    for k in range(1, n):
+        cx[OTHERS + k - 1] = p = (me + k) % n
+        if p % 2 != me % 2:
+            cx[OPPONENTS + cx[N_OPP]] = p
+            cx[N_OPP] += 1
+    low_unseen = cx[UNSEEN]
+    for i in range(size):
+        low_unseen |= np.int64(1) << st[TRICK_CARDS + i]
+    cx[LOW_UNSEEN] = low_unseen
 
-    def __init__(self, view: PlayerView, hand: int, params: Params = DEFAULT) -> None:
-        self.view = view
-        self.hand = hand
-        self.params = params
-        self.k = Knowledge(view, hand)
-        self.plan = make_plan(view, params)
-        self.legal = list(view.legal_actions)
-        self.me = view.seat
-        self.partner = view.partner
-        self.trick = list(view.trick)
-        self.trick_mask = mask_of(c for _, c in self.trick)
-        n = view.num_players
-        self.after = [(self.me + i) % n for i in range(1, n - len(self.trick))]
-        self.opp_after = [p for p in self.after if p % 2 != self.me % 2]
 
-    # ---------------------------------------------------------------- helpers
+@njit(cache=True)
+def _can_attack(st, cx) -> bool:
+    """Attacking a Nil gives up tricks: only while our own contract looks safe."""
+    if cx[NEED] <= 0:
+        return True
+    bosses = 0
+    m = st[LEGAL]
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        bosses += _is_boss(c, cx[UNSEEN])
+    return cx[NEED] < bosses + popcount(st[HAND] & _SPADE_MASK) // 2
 
-    def wins_now(self, card: int) -> bool:
-        return trick_winner(self.trick + [(self.me, card)]) == self.me
 
-    def survival(self, card: int) -> float:
-        return self.k.p_survives(card, self.trick, self.after)
+# ------------------------------------------------------------------ choosing among cards
 
-    def low_of(self, card: int) -> int:
-        """The lowest card of my hand equivalent to ``card``: same power, cheaper.
 
-        Cards are equivalent when no card still out, nor one in the current
-        trick, lies between them.
-        """
-        return equivalent_low(card, self.hand, self.k.unseen | self.trick_mask)
+@njit(cache=True)
+def _low_of(st, cx, card: int) -> int:
+    """The lowest card of my hand equivalent to ``card``: same power, cheaper (no card still out, nor one in
+    the current trick, lies between them)."""
+    hand, unseen = st[HAND], cx[LOW_UNSEEN]
+    best = card
+    c = card - 1
+    floor = _suit(card) * 13
+    while c >= floor:
+        if _has(hand, c):
+            best = c
+        elif _has(unseen, c):
+            break
+        c -= 1
+    return best
 
-    def cheapest(self, cards: list[int]) -> int:
-        """The lowest card, preferring a side-suit card to a spade of the same use."""
-        return self.low_of(min(cards, key=lambda c: (SUIT_OF[c] == SPADES, RANK_OF[c])))
 
-    def highest(self, cards: list[int]) -> int:
-        return max(cards, key=lambda c: (SUIT_OF[c] == SPADES, RANK_OF[c]))
+@njit(cache=True)
+def _cheapest(st, cx, cards: int) -> int:
+    """The lowest card, preferring a side-suit card to a spade of the same use."""
+    best, best_key = -1, 1 << 20
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = (_suit(c) == SPADES) * 16 + _rank(c)
+        if key < best_key:
+            best, best_key = c, key
+    return _low_of(st, cx, best)
 
-    def discard_junk(self, cards: list[int]) -> int:
-        """A card worth nothing: low, from a short side suit (to make a void), never a boss if avoidable."""
-        def key(c: int) -> tuple:
-            suit_len = (self.hand & SUIT_MASK_OF[c]).bit_count()
-            return (SUIT_OF[c] == SPADES, self.k.is_boss(c), RANK_OF[c], suit_len)
-        return self.low_of(min(cards, key=key))
 
-    def discard_winner(self, cards: list[int]) -> int:
-        """Ducking: throw the card most likely to win a later trick (side-suit honours before spades)."""
-        return max(cards, key=lambda c: (SUIT_OF[c] != SPADES, self.k.is_boss(c), RANK_OF[c]))
+@njit(cache=True)
+def _highest(cards: int) -> int:
+    """The highest card, a spade above any side-suit card."""
+    best, best_key = -1, -1
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = (_suit(c) == SPADES) * 16 + _rank(c)
+        if key > best_key:
+            best, best_key = c, key
+    return best
 
-    # ------------------------------------------------------------------ entry
 
-    def choose(self) -> int:
-        if not self.trick:
-            return self.lead()
-        return self.follow()
+@njit(cache=True)
+def _discard_junk(st, cx, cards: int) -> int:
+    """A card worth nothing: low, from a short side suit (to make a void), never a boss if avoidable."""
+    best, best_key = -1, 1 << 30
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = (((_suit(c) == SPADES) * 2 + _is_boss(c, cx[UNSEEN])) * 16 + _rank(c)) * 16 \
+            + popcount(st[HAND] & _SUIT_MASKS[_suit(c)])
+        if key < best_key:
+            best, best_key = c, key
+    return _low_of(st, cx, best)
 
-    # ---------------------------------------------------------------- follow
 
-    def follow(self) -> int:
-        f = self._follow_state()
-        if self.plan.mode == "nil":
-            return self._follow_nil(f)
-        card = self._follow_cover(f) if self.plan.mode == "cover" else None
-        if card is None:
-            card = self._follow_attack(f)
-        if card is not None:
+@njit(cache=True)
+def _discard_winner(cx, cards: int) -> int:
+    """Ducking: throw the card most likely to win a later trick (side-suit honours before spades)."""
+    best, best_key = -1, -1
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = ((_suit(c) != SPADES) * 2 + _is_boss(c, cx[UNSEEN])) * 16 + _rank(c)
+        if key > best_key:
+            best, best_key = c, key
+    return best
+
+
+# ------------------------------------------------------------------ follow
+
+
+@njit(cache=True)
+def _follow(st, params, cx, share) -> int:
+    me, partner, legal = st[ME], st[PARTNER], st[LEGAL]
+    led = _suit(st[TRICK_CARDS])
+    winners = 0  # my legal cards that would win the trick now
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        if _trick_winner(st, c, True) == me:
+            winners |= np.int64(1) << c
+    losers = legal & ~winners
+    following = bool(legal & _SUIT_MASKS[led])
+    winner_seat = _trick_winner(st, 0, False)  # the seat winning the trick so far, and its card
+    best = -1
+    for i in range(st[TRICK_LEN]):
+        if st[TRICK_SEATS + i] == winner_seat:
+            best = st[TRICK_CARDS + i]
+    if cx[MODE] == MY_NIL:
+        return _follow_nil(st, cx, winners, losers, following)
+    if cx[MODE] == COVER:
+        card = _follow_cover(st, params, cx, winners, following, winner_seat, best)
+        if card >= 0:
             return card
-        if f.winner_seat == self.partner:
-            return self._follow_partner_winning(f)
-        # An opponent is winning (or nobody has played a winner yet).
-        if not self.plan.want:
-            return self._duck(f)
-        if f.winners:
-            return self.win_safely(f.winners, f.losers, f.following)
-        return self._shed_low(f)
+    card = _follow_attack(st, cx, winners, losers, following, winner_seat)
+    if card >= 0:
+        return card
+    if winner_seat == partner:
+        return _follow_partner_winning(st, params, cx, share, winners, losers, following, best)
+    # An opponent is winning (or nobody has played a winner yet).
+    if not cx[WANT]:
+        return _duck(cx, winners, losers, following)
+    if winners:
+        return _win_safely(st, params, cx, share, winners, losers, following)
+    return _shed_low(st, cx, losers, following)
 
-    def _follow_state(self) -> Follow:
-        led = SUIT_OF[self.trick[0][1]]
-        winners = [c for c in self.legal if self.wins_now(c)]
-        winner_seat = trick_winner(self.trick)
-        return Follow(led=led, following=any(SUIT_OF[c] == led for c in self.legal), winners=winners,
-                      losers=[c for c in self.legal if c not in winners], winner_seat=winner_seat,
-                      best=next(c for p, c in self.trick if p == winner_seat))
 
-    def _follow_nil(self, f: Follow) -> int:
-        """My Nil: the highest card that stays under; void, the most dangerous one."""
-        if f.losers:
-            return max(f.losers) if f.following else max(f.losers, key=lambda c: card_nil_danger(c, self.hand))
-        return self._win_anyway(f.winners)
+@njit(cache=True)
+def _follow_nil(st, cx, winners: int, losers: int, following: bool) -> int:
+    """My Nil: the highest card that stays under; void, the most dangerous one."""
+    if not losers:
+        return _win_anyway(cx, winners)
+    if following:
+        return highest_card(losers)
+    top, top_danger = -1, -1.0
+    m = losers
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        danger = card_nil_danger(c, st[HAND])
+        if danger > top_danger:
+            top, top_danger = c, danger
+    return top
 
-    def _follow_cover(self, f: Follow) -> int | None:
-        """My partner's Nil: overtake its winning card, or win before it plays; None when neither applies."""
-        if self.partner in (p for p, _ in self.trick):
-            if f.winner_seat == self.partner and f.winners:
-                return self.cheapest(f.winners)  # take my partner's Nil off the hook
-        elif f.following:
-            if f.winners:
-                return self.highest([c for c in self.legal if SUIT_OF[c] == f.led])
-        elif f.led != SPADES and SUIT_OF[f.best] != SPADES and RANK_OF[f.best] <= self.params.cover_ruff_max_rank:
-            spades = [c for c in f.winners if SUIT_OF[c] == SPADES]
-            if spades:
-                return self.cheapest(spades)  # ruff a low trick so my partner can duck anything
-        return None
 
-    def _follow_attack(self, f: Follow) -> int | None:
-        """A live Nil on the other side: let it win, or keep a card to beat it low; None when not attacking."""
-        plan = self.plan
-        if f.winner_seat in plan.attack and f.losers and plan.need < plan.remaining:
-            # The Nil is winning: let it (highest card that stays under). Busting it is worth 100 points
-            # and a bag, more than the trick costs unless we need every trick.
-            return self._under(f)
-        if plan.attack and self._can_attack():
-            target = next((p for p in self.after if p in plan.attack), None)
-            if target is not None and self._cover_is_done(target):
-                # The Nil plays after me and nobody will lift the trick for it: keep the card to beat low.
-                return self._under(f) if f.losers else self.cheapest(f.winners)
-        return None
+@njit(cache=True)
+def _follow_cover(st, params, cx, winners: int, following: bool, winner_seat: int, best: int) -> int:
+    """My partner's Nil: overtake its winning card, or win before it plays; -1 when neither applies."""
+    partner, led = st[PARTNER], _suit(st[TRICK_CARDS])
+    partner_played = False
+    for i in range(st[TRICK_LEN]):
+        partner_played |= st[TRICK_SEATS + i] == partner
+    if partner_played:
+        if winner_seat == partner and winners:
+            return _cheapest(st, cx, winners)  # take my partner's Nil off the hook
+    elif following:
+        if winners:
+            return _highest(st[LEGAL] & _SUIT_MASKS[led])
+    elif led != SPADES and _suit(best) != SPADES and _rank(best) <= params[COVER_RUFF_MAX_RANK]:
+        if winners & _SPADE_MASK:
+            return _cheapest(st, cx, winners & _SPADE_MASK)  # ruff a low trick so my partner can duck anything
+    return -1
 
-    def _follow_partner_winning(self, f: Follow) -> int:
-        """Do not overtake a partner whose card should hold; overtake one likely to be beaten."""
-        if not self.plan.want:
-            return self._duck(f)
-        if not self.opp_after or not f.winners or self._partner_holds(f.best, f.led) >= self.params.partner_safe:
-            return self._shed_low(f) if f.losers else self.cheapest(f.winners)
-        return self.win_safely(f.winners, f.losers, f.following)
 
-    def _under(self, f: Follow) -> int:
-        """Stay under the trick with the card most worth getting rid of (``f.losers`` is not empty)."""
-        return max(f.losers) if f.following else self.discard_winner(f.losers)
+@njit(cache=True)
+def _follow_attack(st, cx, winners: int, losers: int, following: bool, winner_seat: int) -> int:
+    """A live Nil on the other side: let it win, or keep a card to beat it low; -1 when not attacking."""
+    attack = cx[ATTACK]
+    if (attack >> winner_seat) & 1 and losers and cx[NEED] < cx[REMAINING]:
+        # The Nil is winning: let it (highest card that stays under). Busting it is worth 100 points and a
+        # bag, more than the trick costs unless we need every trick.
+        return _under(cx, losers, following)
+    if attack and _can_attack(st, cx):
+        for i in range(cx[N_AFTER]):
+            target = cx[AFTER + i]
+            if (attack >> target) & 1:
+                # The Nil plays after me: is its cover done (its partner has played, or plays after it)?
+                if st[N] == 4:
+                    for j in range(i):
+                        if cx[AFTER + j] == (target + 2) % 4:
+                            return -1
+                # Nobody will lift the trick for it: keep the card to beat low.
+                return _under(cx, losers, following) if losers else _cheapest(st, cx, winners)
+    return -1
 
-    def _duck(self, f: Follow) -> int:
-        return self._under(f) if f.losers else self._win_anyway(f.winners)
 
-    def _shed_low(self, f: Follow) -> int:
-        """A trick I do not contest: my cheapest card of the suit, or junk when void."""
-        return self.cheapest(f.losers) if f.following else self.discard_junk(f.losers)
+@njit(cache=True)
+def _follow_partner_winning(st, params, cx, share, winners: int, losers: int, following: bool, best: int) -> int:
+    """Do not overtake a partner whose card should hold; overtake one likely to be beaten."""
+    if not cx[WANT]:
+        return _duck(cx, winners, losers, following)
+    if cx[OPP_AFTER] and winners:
+        holds = _survives_after(st, cx, share, best)
+        if holds < params[PARTNER_SAFE]:
+            return _win_safely(st, params, cx, share, winners, losers, following)
+    return _shed_low(st, cx, losers, following) if losers else _cheapest(st, cx, winners)
 
-    def _win_anyway(self, winners: list[int]) -> int:
-        """Every card wins: the lowest while others still play (one may overtake it), else the highest (shed it)."""
-        return min(winners) if self.after else max(winners)
 
-    def _partner_holds(self, best: int, led: int) -> float:
-        """Chance that my partner's winning card is not beaten by the opponents still to play."""
-        prob = 1.0
-        for p in self.opp_after:
-            prob *= 1.0 - self.k.p_beats(p, best, led)
-        return prob
+@njit(cache=True)
+def _survives_after(st, cx, share, best: int) -> float:
+    """Chance that the trick's winning card ``best`` is not beaten by the opponents still to play."""
+    led = _suit(st[TRICK_CARDS])
+    prob = 1.0
+    for i in range(cx[N_AFTER]):
+        p = cx[AFTER + i]
+        if p % 2 != st[ME] % 2:
+            prob *= 1.0 - _p_beats(cx, share, p, best, led)
+    return prob
 
-    def win_safely(self, winners: list[int], losers: list[int], following: bool) -> int:
-        """Second hand low, third hand high, otherwise the cheapest card likely to hold."""
-        n = self.view.num_players
-        position = len(self.trick)  # 1 = second hand
-        ranked = sorted(winners, key=lambda c: (SUIT_OF[c] == SPADES, RANK_OF[c]))
-        chances = {c: self.survival(c) for c in ranked}
-        if not self.opp_after:
-            return self.cheapest(ranked)
-        safe = [c for c in ranked if chances[c] >= self.params.safe]
-        if n == 4 and position == 1 and following:
-            # Second hand low (my partner plays last), unless covering an honour with a card that holds.
-            led = self.trick[0][1]
-            if not (RANK_OF[led] >= self.params.cover_honour_rank and safe):
-                return self.cheapest([c for c in self.legal if SUIT_OF[c] == SUIT_OF[led]])
-        if safe:
-            return self.low_of(safe[0])
-        top = max(ranked, key=lambda c: chances[c])
-        if chances[top] < self.params.hopeless and losers:
-            return self.cheapest(losers) if following else self.discard_junk(losers)
-        return self.low_of(top)
 
-    # ------------------------------------------------------------------ lead
+@njit(cache=True)
+def _under(cx, losers: int, following: bool) -> int:
+    """Stay under the trick with the card most worth getting rid of (``losers`` is not empty)."""
+    return highest_card(losers) if following else _discard_winner(cx, losers)
 
-    def lead(self) -> int:
-        plan, k = self.plan, self.k
-        others = k.others
-        legal = self.legal
 
-        def p_taken_by(card: int, players: list[int]) -> float:
-            keep = 1.0
-            for p in players:
-                keep *= 1.0 - k.p_beats(p, card, SUIT_OF[card])
-            return 1.0 - keep
+@njit(cache=True)
+def _duck(cx, winners: int, losers: int, following: bool) -> int:
+    return _under(cx, losers, following) if losers else _win_anyway(cx, winners)
 
-        if plan.mode == "nil":
-            return min(legal, key=lambda c: (1.0 - p_taken_by(c, others), SUIT_OF[c] == SPADES, RANK_OF[c]))
 
-        if plan.mode == "cover":
-            # Lead high so my partner can play anything under it; suits my partner is out of are safest.
-            pv = self.view.voids[self.partner]
-            return max(legal, key=lambda c: (SUIT_OF[c] in pv and SUIT_OF[c] != SPADES,
-                                             k.p_survives(c, [], k.opponents), SUIT_OF[c] != SPADES, RANK_OF[c]))
+@njit(cache=True)
+def _shed_low(st, cx, losers: int, following: bool) -> int:
+    """A trick I do not contest: my cheapest card of the suit, or junk when void."""
+    return _cheapest(st, cx, losers) if following else _discard_junk(st, cx, losers)
 
-        opponents = k.opponents
-        if plan.attack and self._can_attack():
-            target = plan.attack[0]
-            cands = [c for c in legal if k.p_has_any(target, SUIT_MASK_OF[c] & k.unseen) > self.params.nil_attack_suit]
-            if cands:
-                return self.cheapest(cands)
 
-        if not plan.want:
-            # Duck: lead what an opponent most likely beats; among equals the highest such card (shed it).
-            return max(legal, key=lambda c: (round(p_taken_by(c, opponents), 2), SUIT_OF[c] != SPADES, RANK_OF[c]))
+@njit(cache=True)
+def _win_anyway(cx, winners: int) -> int:
+    """Every card wins: the lowest while others still play (one may overtake it), else the highest (shed it)."""
+    return lowest_card(winners) if cx[N_AFTER] else highest_card(winners)
 
-        # Want tricks: cash a winner that should not be ruffed.
-        cash = [(k.p_survives(c, [], opponents), c) for c in legal if k.is_boss(c)]
-        cash = [(p, c) for p, c in cash if p >= self.params.safe]
-        side_cash = [(p, c) for p, c in cash if SUIT_OF[c] != SPADES]
-        if side_cash:
-            return max(side_cash, key=lambda pc: (pc[0], -((self.hand & SUIT_MASK_OF[pc[1]]).bit_count())))[1]
-        spade_cash = [c for p, c in cash if SUIT_OF[c] == SPADES]
-        if spade_cash and k.opponents_out(SPADES):
-            return spade_cash[0]  # draw trumps with a boss spade
 
-        side = [c for c in legal if SUIT_OF[c] != SPADES]
-        if not side:
-            return self.cheapest(legal)
-        partner = self.partner
-        if partner is not None:
-            ruff_suits = [s for s in self.view.voids[partner] if s != SPADES
-                          and k.p_has_any(partner, SUIT_MASKS[SPADES]) > self.params.partner_ruff]
-            ruff = [c for c in side if SUIT_OF[c] in ruff_suits]
-            if ruff:
-                return self.cheapest(ruff)
-        return self.low_of(min(side, key=self._lead_key))
+@njit(cache=True)
+def _win_safely(st, params, cx, share, winners: int, losers: int, following: bool) -> int:
+    """Second hand low, third hand high, otherwise the cheapest card likely to hold."""
+    ranked = np.empty(13, np.int64)  # the winners by (spade, rank), ties in card order (a stable sort)
+    keys = np.empty(13, np.int64)
+    count = 0
+    m = winners
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = ((_suit(c) == SPADES) * 16 + _rank(c)) * 64 + c
+        j = count
+        while j > 0 and keys[j - 1] > key:
+            keys[j], ranked[j] = keys[j - 1], ranked[j - 1]
+            j -= 1
+        keys[j], ranked[j] = key, c
+        count += 1
+    if not cx[OPP_AFTER]:
+        return _low_of(st, cx, ranked[0])
+    chances = np.empty(13)
+    first_safe = -1
+    for i in range(count):
+        chances[i] = _survives(st, cx, share, ranked[i], True, AFTER, cx[N_AFTER])
+        if first_safe < 0 and chances[i] >= params[SAFE]:
+            first_safe = i
+    if st[N] == 4 and st[TRICK_LEN] == 1 and following:
+        # Second hand low (my partner plays last), unless covering an honour with a card that holds.
+        led_card = st[TRICK_CARDS]
+        if not (_rank(led_card) >= params[COVER_HONOUR_RANK] and first_safe >= 0):
+            return _cheapest(st, cx, st[LEGAL] & _SUIT_MASKS[_suit(led_card)])
+    if first_safe >= 0:
+        return _low_of(st, cx, ranked[first_safe])
+    top = 0
+    for i in range(1, count):
+        if chances[i] > chances[top]:
+            top = i
+    if chances[top] < params[HOPELESS] and losers:
+        return _cheapest(st, cx, losers) if following else _discard_junk(st, cx, losers)
+    return _low_of(st, cx, ranked[top])
 
-    def _can_attack(self) -> bool:
-        """Attacking a Nil gives up tricks: only while our own contract looks safe."""
-        return self.plan.need <= 0 or self.plan.need < self._likely_winners()
 
-    def _cover_is_done(self, target: int) -> bool:
-        """The Nil bidder's partner has played to this trick, or plays after the Nil bidder."""
-        n = self.view.num_players
-        if n == 2:
-            return True
-        cover = (target + 2) % n
-        return cover not in self.after[:self.after.index(target)]
+# ------------------------------------------------------------------ lead
 
-    def _likely_winners(self) -> int:
-        return sum(1 for c in self.legal if self.k.is_boss(c)) + (self.hand & SUIT_MASKS[SPADES]).bit_count() // 2
 
-    def _lead_key(self, card: int) -> tuple:
-        """Lower is a better low lead: partner's suits, no exposed honours, no suit an opponent ruffs."""
-        suit = SUIT_OF[card]
-        mine = self.hand & SUIT_MASKS[suit]
-        k = self.k
+@njit(cache=True)
+def _lead(st, params, cx, share) -> int:
+    if cx[MODE] == MY_NIL:
+        return _lead_nil(st, cx, share)
+    if cx[MODE] == COVER:
+        return _lead_cover(st, cx, share)
+    if cx[ATTACK] and _can_attack(st, cx):
+        target = lowest_card(cx[ATTACK])  # the first seat (in seat order) with a live Nil
+        cands = 0
+        m = st[LEGAL]
+        while m:
+            c = lowest_card(m)
+            m &= m - 1
+            if _p_has_any(cx, share, target, _SUIT_MASKS[_suit(c)] & cx[UNSEEN]) > params[NIL_ATTACK_SUIT]:
+                cands |= np.int64(1) << c
+        if cands:
+            return _cheapest(st, cx, cands)
+    if not cx[WANT]:
+        return _lead_duck(st, cx, share)
+    card = _lead_cash(st, params, cx, share)
+    if card >= 0:
+        return card
+    side_cards = st[LEGAL] & ~_SPADE_MASK
+    if not side_cards:
+        return _cheapest(st, cx, st[LEGAL])
+    partner = st[PARTNER]
+    if partner >= 0 and _p_has_any(cx, share, partner, _SPADE_MASK) > params[PARTNER_RUFF]:
+        ruff = 0  # side suits my partner is void in, while it holds a spade
+        for s in range(3):
+            if (st[VOIDS + partner] >> s) & 1:
+                ruff |= side_cards & _SUIT_MASKS[s]
+        if ruff:
+            return _cheapest(st, cx, ruff)
+    return _lead_low(st, params, cx, share, side_cards)
+
+
+@njit(cache=True)
+def _lead_nil(st, cx, share) -> int:
+    """My Nil: the lead the others most likely beat (a side-suit card, the lowest, among equals)."""
+    best, best_p, best_key = -1, 2.0, 0
+    m = st[LEGAL]
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        p = 1.0 - _taken(cx, share, c, OTHERS, st[N] - 1)
+        key = (_suit(c) == SPADES) * 16 + _rank(c)
+        if p < best_p or (p == best_p and key < best_key):
+            best, best_p, best_key = c, p, key
+    return best
+
+
+@njit(cache=True)
+def _lead_cover(st, cx, share) -> int:
+    """My partner's Nil: lead high so my partner can play anything under it; suits it is out of are safest."""
+    best, best_void, best_p, best_key = -1, -1, -1.0, -1
+    m = st[LEGAL]
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        s = _suit(c)
+        void = 1 if (st[VOIDS + st[PARTNER]] >> s) & 1 and s != SPADES else 0
+        p = _survives(st, cx, share, c, False, OPPONENTS, cx[N_OPP])
+        key = (s != SPADES) * 16 + _rank(c)
+        if void > best_void or (void == best_void and (p > best_p or (p == best_p and key > best_key))):
+            best, best_void, best_p, best_key = c, void, p, key
+    return best
+
+
+@njit(cache=True)
+def _lead_duck(st, cx, share) -> int:
+    """Duck: lead what an opponent most likely beats (to two decimals); among equals the highest such card."""
+    best, best_p, best_key = -1, -1, -1
+    m = st[LEGAL]
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        p = _round2(_taken(cx, share, c, OPPONENTS, cx[N_OPP]))
+        key = (_suit(c) != SPADES) * 16 + _rank(c)
+        if p > best_p or (p == best_p and key > best_key):
+            best, best_p, best_key = c, p, key
+    return best
+
+
+@njit(cache=True)
+def _lead_cash(st, params, cx, share) -> int:
+    """Want tricks: cash a winner that should not be ruffed (a side suit first: the safest, then my shortest;
+    a boss spade while the opponents hold spades); -1 when there is none."""
+    side_best, side_p, side_len, spade_cash = -1, -1.0, 0, -1
+    m = st[LEGAL]
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        if not _is_boss(c, cx[UNSEEN]):
+            continue
+        p = _survives(st, cx, share, c, False, OPPONENTS, cx[N_OPP])
+        if p < params[SAFE]:
+            continue
+        if _suit(c) != SPADES:
+            length = -popcount(st[HAND] & _SUIT_MASKS[_suit(c)])
+            if side_best < 0 or p > side_p or (p == side_p and length > side_len):
+                side_best, side_p, side_len = c, p, length
+        elif spade_cash < 0:
+            spade_cash = c
+    if side_best >= 0:
+        return side_best
+    if spade_cash >= 0:
+        for i in range(cx[N_OPP]):
+            if cx[POSSIBLE + cx[OPPONENTS + i]] & _SPADE_MASK:
+                return spade_cash  # draw trumps with a boss spade
+    return -1
+
+
+@njit(cache=True)
+def _lead_low(st, params, cx, share, side_cards: int) -> int:
+    """A low lead: partner's suits, no exposed honours, no suit an opponent ruffs (the lowest score wins)."""
+    hand = st[HAND]
+    best, best_score, best_rank = -1, 0.0, 0
+    m = side_cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        s = _suit(c)
+        mine = hand & _SUIT_MASKS[s]
         score = 0.0
-        partner_led = any(p == self.partner and i % self.view.num_players == 0
-                          for i, (p, c) in enumerate(self.view.plays) if SUIT_OF[c] == suit)
-        if partner_led:
+        if (st[PARTNER_LED] >> s) & 1:
             score -= 2.0
-        for p in k.opponents:
-            if suit in self.view.voids[p] and k.p_has_any(p, SUIT_MASKS[SPADES]) > self.params.opponent_ruff:
+        for i in range(cx[N_OPP]):
+            p = cx[OPPONENTS + i]
+            if (st[VOIDS + p] >> s) & 1 and _p_has_any(cx, share, p, _SPADE_MASK) > params[OPPONENT_RUFF]:
                 score += 3.0
         for honour_rank, guards in ((KING, 1), (QUEEN, 2)):  # K needs one card under it, Q two
-            honour = card_id(suit, honour_rank)
-            if mine >> honour & 1 and not k.is_boss(honour) and (mine & lower_mask(honour)).bit_count() <= guards:
+            honour = s * 13 + honour_rank
+            if _has(mine, honour) and not _is_boss(honour, cx[UNSEEN]) and popcount(mine & _lower(honour)) <= guards:
                 score += 2.0
-        length = mine.bit_count()
-        if length == 1 and (self.hand & SUIT_MASKS[SPADES]):
+        length = popcount(mine)
+        if length == 1 and hand & _SPADE_MASK:
             score -= 1.0  # lead a singleton to ruff the suit later
         score -= 0.2 * length
-        return (score, RANK_OF[card])
+        if best < 0 or score < best_score or (score == best_score and _rank(c) < best_rank):
+            best, best_score, best_rank = c, score, _rank(c)
+    return _low_of(st, cx, best)
+
+
+# ------------------------------------------------------------------ from the view
+
+
+@functools.lru_cache(maxsize=16)
+def _params_array(params: Params) -> np.ndarray:
+    return np.array([params.safe, params.partner_safe, params.hopeless, params.cover_honour_rank,
+                     params.cover_ruff_max_rank, params.nil_attack_suit, params.partner_ruff, params.opponent_ruff,
+                     params.set_slack], np.float64)
+
+
+_BIT = tuple(1 << c for c in range(NUM_CARDS))
+_SUIT_BIT = tuple(1 << SUIT_OF[c] for c in range(NUM_CARDS))
+_VOID_BITS = {frozenset(s for s in range(4) if m >> s & 1): m for m in range(16)}
+
+
+def _state(view: PlayerView, hand: int) -> np.ndarray:
+    """The decision's inputs as one array (the layout of the constants above)."""
+    n, partner, bit = view.num_players, view.partner, _BIT
+    played_by = [0, 0, 0, 0]
+    for p, c in view.plays:
+        played_by[p] |= bit[c]
+    partner_led = 0  # the suits my partner led a trick in
+    if partner is not None:
+        for t in view.completed_tricks:
+            if t.leader == partner:
+                partner_led |= _SUIT_BIT[t.plays[0][1]]
+    trick = view.trick
+    if trick and trick[0][0] == partner:
+        partner_led |= _SUIT_BIT[trick[0][1]]
+    legal = passed = discarded = 0
+    for c in view.legal_actions:
+        legal |= bit[c]
+    for c in view.passed:
+        passed |= bit[c]
+    for c in view.discarded:
+        discarded |= bit[c]
+    seats, cards = [0, 0, 0, 0], [0, 0, 0, 0]
+    for i, (p, c) in enumerate(trick):
+        seats[i], cards[i] = p, c
+    voids = [_VOID_BITS[v] for v in view.voids]
+    bids, tricks = view.bids, view.tricks_won
+    if n == 2:
+        voids, bids, tricks = voids + [0, 0], bids + (0, 0), tricks + (0, 0)
+    return np.fromiter((view.seat, n, -1 if partner is None else partner, hand, legal, passed, discarded,
+                        view.discard_pile_size, view.looked, partner_led, len(trick), *seats, *cards, *played_by,
+                        *voids, *bids, *tricks), np.int64, STATE_SIZE)
 
 
 def choose_card(view: PlayerView, hand: int | None = None, params: Params = DEFAULT) -> int:
     """The heuristic's card for ``view`` (which must be a PLAY decision of this seat)."""
-    hand = mask_of(view.hand) if hand is None else hand
-    return CardChooser(view, hand, params).choose()
+    if hand is None:
+        hand = 0
+        for c in view.hand:
+            hand |= 1 << c
+    return int(choose(_state(view, hand), _params_array(params)))
+
