@@ -295,3 +295,15 @@ def test_the_heuristics_decisions_are_pinned(num_players, expected):
     card play of 2026-12-03 (commit e917f4f): its compiled card play must keep each rule exactly, and a
     change of any rule shows here (update the digest with the change, saying why)."""
     assert _self_play_digest(num_players, 60) == expected
+
+
+def test_compiled_card_play_rounds_probabilities_as_python_does():
+    """The duck lead compares chances rounded to two decimals: ``_round2`` must be ``round(x, 2)`` exactly,
+    halves included (0.125 is 0.12, 0.375 is 0.38: half to even on the exact binary value)."""
+    from spades_env.agents.heuristic.play import _round2
+
+    rng = np.random.default_rng(5)
+    values = [0.0, 1.0, 0.125, 0.375, 0.625, 0.005, 0.015, 0.995, 1e-300, 0.5 ** 40, -0.125]
+    values += list(rng.random(2000)) + [k / 200 for k in range(201)] + [k / 1024 for k in range(1025)]
+    for x in values:
+        assert _round2(x) == round(round(x, 2) * 100), x

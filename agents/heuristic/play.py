@@ -134,7 +134,7 @@ def _trick_winner(st, card: int, with_me: bool) -> int:
 
 # ------------------------------------------------------------------ card counting
 
-# A decision's context ``cx`` (int64), worked out once by :func:`_context`: card counting (the cards unseen,
+# A decision's context ``cx`` (int64), worked out once per decision in :func:`choose`: card counting (the cards unseen,
 # per holder the cards it may hold and those known to be there), the plan, and the seats around me.
 UNSEEN, LOW_UNSEEN, POSSIBLE, KNOWN = 0, 1, 2, 7  # LOW_UNSEEN: unseen or in the trick (equivalent cards)
 MODE, WANT, ATTACK, NEED, REMAINING = 12, 13, 14, 15, 16  # ATTACK: the other side's seats with a live Nil
