@@ -356,31 +356,29 @@ def _low_of(st, cx, card: int) -> int:
 
 
 @njit(cache=True)
-def _cheapest(st, cx, cards: int) -> int:
-    """The lowest card, preferring a side-suit card to a spade of the same use."""
-    best, best_key = -1, 1 << 20
+def _by_power(cards: int, highest: bool) -> int:
+    """The card of ``cards`` lowest (or highest) by (spade, rank), the first in card order among equals."""
+    best, best_key = -1, 0
     m = cards
     while m:
         c = lowest_card(m)
         m &= m - 1
         key = (_suit(c) == SPADES) * 16 + _rank(c)
-        if key < best_key:
+        if best < 0 or (key > best_key if highest else key < best_key):
             best, best_key = c, key
-    return _low_of(st, cx, best)
+    return best
+
+
+@njit(cache=True)
+def _cheapest(st, cx, cards: int) -> int:
+    """The lowest card, preferring a side-suit card to a spade of the same use."""
+    return _low_of(st, cx, _by_power(cards, False))
 
 
 @njit(cache=True)
 def _highest(cards: int) -> int:
     """The highest card, a spade above any side-suit card."""
-    best, best_key = -1, -1
-    m = cards
-    while m:
-        c = lowest_card(m)
-        m &= m - 1
-        key = (_suit(c) == SPADES) * 16 + _rank(c)
-        if key > best_key:
-            best, best_key = c, key
-    return best
+    return _by_power(cards, True)
 
 
 @njit(cache=True)
