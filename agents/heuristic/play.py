@@ -24,7 +24,7 @@ exactly what a player at the table knows.
 
 Why compiled (numba): the heuristic is the training's opponent and teacher,
 the tournaments' reference and the search agent's fallback, and a card
-decision took about 35 µs in Python, most of a training worker's time. The
+decision took 33-76 µs in Python (the host's speed varies), the largest part of a training worker's time. The
 rules read as they did in Python; what changed is the representation: card
 lists are 52-bit masks walked from the lowest card up (the order of the
 view's legal actions, so that ties go where ``min``/``max`` sent them), seats
