@@ -25,7 +25,6 @@ from spades_env.cards import (
     NUM_CARDS,
     RANK_OF,
     SPADES,
-    SUIT_MASK_OF,
     SUIT_MASKS,
     SUIT_OF,
     cards_of,
@@ -46,14 +45,16 @@ _NIL_SIDE = (0.0, 0.0, 0.0, 0.0, 0.01, 0.02, 0.04, 0.08, 0.15, 0.25, 0.4, 0.6, 0
 _NIL_SPADE = (0.04, 0.04, 0.05, 0.06, 0.08, 0.1, 0.14, 0.2, 0.3, 0.45, 0.65, 0.85, 1.0)
 
 
+@njit(cache=True, inline="always")
 def higher_mask(card: int) -> int:
-    """Cards of the same suit ranked above ``card``."""
-    return SUIT_MASK_OF[card] & ~((1 << (card + 1)) - 1)
+    """Cards of the same suit ranked above ``card`` (compiled: the card play reads it too)."""
+    return SUIT_MASKS[card // 13] & ~((1 << (card + 1)) - 1)
 
 
+@njit(cache=True, inline="always")
 def lower_mask(card: int) -> int:
     """Cards of the same suit ranked below ``card``."""
-    return SUIT_MASK_OF[card] & ((1 << card) - 1)
+    return SUIT_MASKS[card // 13] & ((1 << card) - 1)
 
 
 def _outside_higher(card: int, hand: int) -> int:
@@ -148,7 +149,7 @@ def card_nil_danger(card: int, hand: int) -> float:
     """One card's share of :func:`nil_risk` (what a Nil bidder most wants to get rid of). Compiled: the card
     play (:mod:`.play`) calls it too."""
     suit, rank = card // 13, card % 13
-    lows = popcount(hand & SUIT_MASKS[suit] & ((1 << card) - 1))
+    lows = popcount(hand & lower_mask(card))
     if suit == SPADES:
         return _NIL_SPADE[rank] * math.pow(0.7, float(lows)) + 0.01
     return _NIL_SIDE[rank] * math.pow(0.45, float(lows)) + rank * 1e-3

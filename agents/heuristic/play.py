@@ -44,10 +44,10 @@ import numpy as np
 from numba import njit
 
 from spades_env.bitscan import highest_card, lowest_card, popcount
-from spades_env.cards import KING, NUM_CARDS, QUEEN, SPADES, SUIT_MASKS, SUIT_OF, TRICK_POWER
+from spades_env.cards import KING, NUM_CARDS, QUEEN, SPADES, SUIT_MASKS, SUIT_OF, TRICK_POWER, mask_of
 from spades_env.view import PlayerView
 
-from .bidding import card_nil_danger
+from .bidding import card_nil_danger, higher_mask, lower_mask
 from .params import DEFAULT, Params
 
 _SUIT_MASKS = np.array(SUIT_MASKS, np.int64)
@@ -76,18 +76,6 @@ def _suit(card: int) -> int:
 @njit(cache=True, inline="always")
 def _rank(card: int) -> int:
     return card % 13
-
-
-@njit(cache=True, inline="always")
-def _higher(card: int) -> int:
-    """Cards of the same suit ranked above ``card``."""
-    return _SUIT_MASKS[card // 13] & ~((np.int64(1) << (card + 1)) - 1)
-
-
-@njit(cache=True, inline="always")
-def _lower(card: int) -> int:
-    """Cards of the same suit ranked below ``card``."""
-    return _SUIT_MASKS[card // 13] & ((np.int64(1) << card) - 1)
 
 
 @njit(cache=True, inline="always")
@@ -208,13 +196,13 @@ def _p_void(cx, share, p: int, suit: int) -> float:
 def _p_beats(cx, share, p: int, best: int, led: int) -> float:
     """Probability that ``p``, playing after ``best`` currently wins a trick led in suit ``led``, can beat it."""
     if _suit(best) == led:
-        higher = _p_has_any(cx, share, p, _higher(best))
+        higher = _p_has_any(cx, share, p, higher_mask(best))
         if led == SPADES:
             return higher
         ruff = _p_void(cx, share, p, led) * _p_has_any(cx, share, p, _SPADE_MASK)
         return min(1.0, higher + ruff)
     # best is a trump on a side-suit lead: p must be void in the led suit and hold a higher spade
-    return _p_void(cx, share, p, led) * _p_has_any(cx, share, p, _higher(best))
+    return _p_void(cx, share, p, led) * _p_has_any(cx, share, p, higher_mask(best))
 
 
 @njit(cache=True)
@@ -248,7 +236,7 @@ def _taken(cx, share, card: int, first: int, count: int) -> float:
 @njit(cache=True)
 def _is_boss(card: int, unseen: int) -> bool:
     """No card above ``card`` in its suit is held by another seat."""
-    return not (_higher(card) & unseen)
+    return not (higher_mask(card) & unseen)
 
 
 # ------------------------------------------------------------------ the decision
@@ -732,7 +720,8 @@ def _lead_low(st, params, cx, share, side_cards: int) -> int:
                 score += 3.0
         for honour_rank, guards in ((KING, 1), (QUEEN, 2)):  # K needs one card under it, Q two
             honour = s * 13 + honour_rank
-            if _has(mine, honour) and not _is_boss(honour, cx[UNSEEN]) and popcount(mine & _lower(honour)) <= guards:
+            exposed = not _is_boss(honour, cx[UNSEEN]) and popcount(mine & lower_mask(honour)) <= guards
+            if _has(mine, honour) and exposed:
                 score += 2.0
         length = popcount(mine)
         if length == 1 and hand & _SPADE_MASK:
@@ -772,13 +761,7 @@ def _state(view: PlayerView, hand: int) -> np.ndarray:
     trick = view.trick
     if trick and trick[0][0] == partner:
         partner_led |= _SUIT_BIT[trick[0][1]]
-    legal = passed = discarded = 0
-    for c in view.legal_actions:
-        legal |= bit[c]
-    for c in view.passed:
-        passed |= bit[c]
-    for c in view.discarded:
-        discarded |= bit[c]
+    legal, passed, discarded = mask_of(view.legal_actions), mask_of(view.passed), mask_of(view.discarded)
     seats, cards = [0, 0, 0, 0], [0, 0, 0, 0]
     for i, (p, c) in enumerate(trick):
         seats[i], cards[i] = p, c
@@ -794,8 +777,6 @@ def _state(view: PlayerView, hand: int) -> np.ndarray:
 def choose_card(view: PlayerView, hand: int | None = None, params: Params = DEFAULT) -> int:
     """The heuristic's card for ``view`` (which must be a PLAY decision of this seat)."""
     if hand is None:
-        hand = 0
-        for c in view.hand:
-            hand |= 1 << c
+        hand = mask_of(view.hand)
     return int(choose(_state(view, hand), _params_array(params)))
 
