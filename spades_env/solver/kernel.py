@@ -1124,10 +1124,17 @@ def start_state(hands, trick, nt, leader, broken, n, didx):
 
 @njit(cache=True)
 def move_value(st, root, card, best, maximizing, every_move, cand, didx, args) -> int:
-    """The value after the root player plays ``card``: exact, or only whether it ties ``best``."""
+    """The value after the root player plays ``card``: exact, or only whether it ties ``best``.
+
+    The first card's tests start from the middle of the bounds after it (nothing better is known yet;
+    starting from the player's worst value took 6% more nodes for every card's value, 10 tricks); the
+    others' from the best value so far.
+    """
     play(st, root, 0, card, didx)
     if every_move or best in (-INF, INF):
-        value, _ = exact_value(st, best, cand, *args)
+        bounds = args[0]
+        guess = best if best not in (-INF, INF) else (bounds[0, st[CI], OVERALL] + bounds[1, st[CI], OVERALL]) // 2
+        value, _ = exact_value(st, guess, cand, *args)
     else:  # whether it ties the best: then its value is the best, else the bound shows it is worse
         edge = best if maximizing else best + 1
         value, _ = search(st, edge - 1, edge, *args)
