@@ -1122,6 +1122,13 @@ def start_state(hands, trick, nt, leader, broken, n, didx):
     return st
 
 
+@njit(cache=True, _nrt=False)
+def middle_value(st, bounds) -> int:
+    """The middle of the values the hand can still end with from ``st``: the first guess of a search for the
+    exact value when nothing better is known."""
+    return (bounds[0, st[CI], OVERALL] + bounds[1, st[CI], OVERALL]) // 2
+
+
 @njit(cache=True)
 def move_value(st, root, card, best, maximizing, every_move, cand, didx, args) -> int:
     """The value after the root player plays ``card``: exact, or only whether it ties ``best``.
@@ -1132,9 +1139,7 @@ def move_value(st, root, card, best, maximizing, every_move, cand, didx, args) -
     """
     play(st, root, 0, card, didx)
     if every_move or best in (-INF, INF):
-        bounds = args[0]
-        guess = best if best not in (-INF, INF) else (bounds[0, st[CI], OVERALL] + bounds[1, st[CI], OVERALL]) // 2
-        value, _ = exact_value(st, guess, cand, *args)
+        value, _ = exact_value(st, middle_value(st, args[0]) if best in (-INF, INF) else best, cand, *args)
     else:  # whether it ties the best: then its value is the best, else the bound shows it is worse
         edge = best if maximizing else best + 1
         value, _ = search(st, edge - 1, edge, *args)
@@ -1172,7 +1177,7 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
     best = -INF if maximizing else INF
     top = -1
     if not every_move:
-        best, top = exact_value(st, (bounds[0, st[CI], OVERALL] + bounds[1, st[CI], OVERALL]) // 2, cand, *args)
+        best, top = exact_value(st, middle_value(st, bounds), cand, *args)
     live = live_cards(st)
     for k in range(nt):
         live |= 1 << trick[k]
