@@ -162,7 +162,7 @@ def test_same_view_with_other_hidden_hands_gives_the_same_decision(num_players):
         mine, theirs = _agent(), _agent()
         assert mine.act(None, None, view) == theirs.act(None, None, player_view(twin, view.seat))
         fallback = HeuristicAgent().act(None, None, view)
-        searched += search_card(view, fallback, mine.budget, np.random.default_rng(0)).solved > 0
+        searched += search_card(view, fallback, mine.budgets[num_players], np.random.default_rng(0)).solved > 0
     assert searched >= 3
 
 
@@ -203,7 +203,9 @@ def test_search_differs_from_the_heuristic_where_it_searches():
 
 def test_registered_with_keyword_arguments(tmp_path):
     agent = make_agent(f"search:worlds=3,ms=5,seed=2,timings={tmp_path / 't.jsonl'}")
-    assert (agent.budget.worlds, agent.budget.nodes, agent.seed) == (3, 5000, 2)
+    assert (agent.budgets[4].worlds, agent.budgets[4].nodes, agent.seed) == (3, 5000, 2)
+    assert (agent.budgets[4].max_tricks, agent.budgets[2].max_tricks) == (9, 13)  # two players search every trick
+    assert make_agent("search:max_tricks=5").budgets[2].max_tricks == 5
     play_game([agent, HeuristicAgent()] * 2, seed=1, config=SpadesConfig(single_hand=True))
     agent.close()
     assert '"rows"' in (tmp_path / "t.jsonl").read_text()

@@ -30,7 +30,7 @@ from spades_env.scoring import score_side
 from spades_env.view import PlayerView
 
 from ..heuristic import HeuristicAgent
-from .worlds import worlds
+from .worlds import drawn_worlds, worlds
 
 SPREAD = 2  # bids within this many tricks of the heuristic's are scored
 
@@ -50,7 +50,7 @@ def search_bid(view: PlayerView, heuristic_bid: int, count: int, rng: np.random.
     normal = dict.fromkeys(candidates, 0.0)
     nil = 0.0
     player = HeuristicAgent(seed=int(rng.integers(2**31)))
-    for world in worlds(view, count, rng):
+    for world in drawn_worlds(view, count, rng):
         record = _play_out(world.clone() if try_nil else world, A.bid_action(max(heuristic_bid, 1)), player)
         other = record["points"][1 - side]
         for bid in candidates:

@@ -21,7 +21,7 @@ from spades_env.cards import RANK_OF, SUIT_OF
 from spades_env.solver import NodeLimitReached, solve
 from spades_env.view import PlayerView
 
-from .worlds import worlds
+from .worlds import drawn_worlds
 
 TRICKS_PER_HAND = 13
 
@@ -60,7 +60,7 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     totals: dict[int, float] = dict.fromkeys(view.legal_actions, 0.0)
     solved = spent = 0
     cap = budget.world_cap()
-    for world in worlds(view, budget.worlds, rng):
+    for world in drawn_worlds(view, budget.worlds, rng):
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
             break
