@@ -60,12 +60,12 @@ BATCH_SIZE = 512
 
 
 def collect(out: Path, init: str, teacher: str, seed: int, chunk_hands: int, minutes: float, chunks: int,
-            score_context: float, rules: dict) -> None:
+            score_context: float, rules: dict, num_players: int = 4) -> None:
     """Label chunks until ``chunks`` are on disk or ``minutes`` have passed (0: no time limit)."""
     model, _ = load_policy(init)
     labels = out / "labels"
     labels.mkdir(parents=True, exist_ok=True)
-    collector = Collector(4, chunk_hands, "default", teacher=teacher, teacher_phases="all", teacher_share=1.0,
+    collector = Collector(num_players, chunk_hands, "default", teacher=teacher, teacher_phases="all", teacher_share=1.0,
                           workers=1, rules=rules)
     config, began = collector.games.config, time.perf_counter()
     try:
@@ -77,7 +77,8 @@ def collect(out: Path, init: str, teacher: str, seed: int, chunk_hands: int, min
                 print(f"collect: {minutes} minutes spent; run again to go on", flush=True)
                 return
             rng = np.random.default_rng([seed, index])
-            plans = [Plan((LEARNER, HEURISTIC) * 2 if (index + h) % 2 == 0 else (HEURISTIC, LEARNER) * 2,
+            plans = [Plan((LEARNER, HEURISTIC) * (num_players // 2) if (index + h) % 2 == 0
+                          else (HEURISTIC, LEARNER) * (num_players // 2),
                           draw_start(rng, config, score_context), "heuristic") for h in range(chunk_hands)]
             buffer = RolloutBuffer(1.0, 1.0)
             start = time.perf_counter()
@@ -110,7 +111,7 @@ def heldout_fit(model, data: dict[str, torch.Tensor], rows: slice) -> tuple[floa
     return scores["teacher_nll"], scores["teacher_agreement"]
 
 
-def fit(out: Path, init: str, epochs: int, learning_rate: float, seed: int) -> dict:
+def fit(out: Path, init: str, epochs: int, learning_rate: float, seed: int, num_players: int = 4) -> dict:
     """Fit the network to the labels; write the best held-out epoch to ``OUT/policy.pt``."""
     data = load_labels(out)
     n = len(data["actions"])
@@ -141,7 +142,7 @@ def fit(out: Path, init: str, epochs: int, learning_rate: float, seed: int) -> d
     provenance = list(policy["meta"].get("provenance", []))
     provenance.append({"step": "distil_search", "init": str(init), "labels": n, "epochs": epochs,
                        "learning_rate": learning_rate, "chosen_epoch": chosen["epoch"]})
-    save_policy(model, out / "policy.pt", 4, {"provenance": provenance}, actor_only=True)
+    save_policy(model, out / "policy.pt", num_players, {"provenance": provenance}, actor_only=True)
     summary = {"labels": n, "fitted": split, "history": history, "chosen": chosen}
     (out / "fit.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(f"fit: wrote {out / 'policy.pt'} (epoch {chosen['epoch']})", flush=True)
@@ -152,7 +153,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--out", type=Path, required=True, help="folder of the labels, the fit and the policy")
-    parser.add_argument("--init", default=str(SHIPPED[4]), help="the network that plays and is fitted")
+    parser.add_argument("--num-players", type=int, choices=(4, 2), default=4, help="the variant")
+    parser.add_argument("--init", default=None, help="the network that plays and is fitted (default: the shipped one)")
     parser.add_argument("--teacher", default="search", help="registry agent that labels the network's decisions")
     parser.add_argument("--seed", type=int, default=4242, help="seeds the deals (with each chunk's number)")
     parser.add_argument("--chunk-hands", type=int, default=64, help="hands per saved chunk")
@@ -166,8 +168,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--learning-rate", type=float, default=3e-4, help="Adam step size of the fit")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
+    args.init = args.init or str(SHIPPED[args.num_players])
     if args.fit:
-        fit(args.out, args.init, args.epochs, args.learning_rate, args.seed)
+        fit(args.out, args.init, args.epochs, args.learning_rate, args.seed, args.num_players)
         return
     rules = {"blind_nil_min_deficit": args.blind_nil_min_deficit or None}
     args.out.mkdir(parents=True, exist_ok=True)
@@ -175,7 +178,7 @@ def main(argv: list[str] | None = None) -> None:
     (args.out / "collect.json").write_text(json.dumps({"command": command, **{
         k: str(v) for k, v in vars(args).items()}}, indent=2) + "\n")
     collect(args.out, args.init, args.teacher, args.seed, args.chunk_hands, args.minutes, args.chunks,
-            args.score_context, rules)
+            args.score_context, rules, args.num_players)
 
 
 if __name__ == "__main__":
