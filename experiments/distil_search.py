@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from spades_env import actions as A
 from spades_env.agents.ppo.buffer import RolloutBuffer
 from spades_env.agents.ppo.cloning import imitation_loss, teacher_fit
 from spades_env.agents.ppo.collect import Collector
@@ -60,8 +61,12 @@ BATCH_SIZE = 512
 
 
 def collect(out: Path, init: str, teacher: str, seed: int, chunk_hands: int, minutes: float, chunks: int,
-            score_context: float, rules: dict, num_players: int = 4) -> None:
-    """Label chunks until ``chunks`` are on disk or ``minutes`` have passed (0: no time limit)."""
+            score_context: float, rules: dict, num_players: int = 4, bids_and_cards: bool = False) -> None:
+    """Label chunks until ``chunks`` are on disk or ``minutes`` have passed (0: no time limit).
+
+    ``bids_and_cards``: keep only the labels of bids and card plays (the decisions the two-player search
+    agent searches; its draw and Blind Nil choices are the heuristic's rules, which the network should not
+    be pulled towards)."""
     model, _ = load_policy(init)
     labels = out / "labels"
     labels.mkdir(parents=True, exist_ok=True)
@@ -85,6 +90,8 @@ def collect(out: Path, init: str, teacher: str, seed: int, chunk_hands: int, min
             collector.collect(plans, rng, model, [], torch.Generator().manual_seed(seed + index), buffer)
             rows = buffer.rows()
             keep = rows["teacher_actions"] >= 0
+            if bids_and_cards:  # legal actions only among the cards and bids
+                keep &= ~rows["masks"][:, A.BLIND_NIL:].any(axis=1)
             chunk = {name: torch.from_numpy(rows[name][keep]) for name in ("obs", "masks", "actions",
                                                                                "teacher_actions")}
             torch.save(chunk, path.with_suffix(".tmp"))
@@ -163,6 +170,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--score-context", type=float, default=0.5, help="share of hands dealt at random scores")
     parser.add_argument("--blind-nil-min-deficit", type=int, default=100,
                         help="the house rule the hands are played under (0: Blind Nil at any score)")
+    parser.add_argument("--bids-and-cards", action="store_true",
+                        help="keep only the labels of bids and card plays (what two-player search searches)")
     parser.add_argument("--fit", action="store_true", help="fit the collected labels instead of collecting")
     parser.add_argument("--epochs", type=int, default=8, help="passes of the fit")
     parser.add_argument("--learning-rate", type=float, default=3e-4, help="Adam step size of the fit")
@@ -178,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
     (args.out / "collect.json").write_text(json.dumps({"command": command, **{
         k: str(v) for k, v in vars(args).items()}}, indent=2) + "\n")
     collect(args.out, args.init, args.teacher, args.seed, args.chunk_hands, args.minutes, args.chunks,
-            args.score_context, rules, args.num_players)
+            args.score_context, rules, args.num_players, args.bids_and_cards)
 
 
 if __name__ == "__main__":

@@ -31,3 +31,16 @@ def test_collect_resumes_at_the_first_missing_chunk_and_fit_writes_a_policy(tmp_
     assert agent.meta["provenance"][-1]["step"] == "distil_search"
     game = play_game([agent, make_agent("heuristic")] * 2, seed=3, config=SpadesConfig(single_hand=True))
     assert game.game_over
+
+
+def test_two_players_keep_only_the_labels_of_bids_and_card_plays(tmp_path):
+    distil_search.main(["--out", str(tmp_path), "--num-players", "2", "--teacher", "heuristic", "--chunk-hands", "2",
+                        "--chunks", "1", "--bids-and-cards"])
+    chunk = torch.load(tmp_path / "labels" / "chunk-00000.pt")
+    masks = chunk["masks"]
+    assert len(masks) > 0 and not masks[:, 66:].any()  # no draw, Blind Nil or replacement decision
+    assert masks[:, :52].any(1).any() and masks[:, 52:66].any(1).any()  # card plays and bids
+    distil_search.main(["--out", str(tmp_path), "--num-players", "2", "--fit", "--epochs", "1"])
+    agent = make_agent(f"ppo:{tmp_path / 'policy.pt'}")
+    game = play_game([agent, make_agent("heuristic")], seed=3, config=SpadesConfig(num_players=2, single_hand=True))
+    assert game.game_over
