@@ -138,6 +138,13 @@ def hidden_card_probabilities(game: SpadesGame, seat: int) -> dict[int, dict[Whe
 # ============================================================ the exact sampler
 
 
+NO_DEAL = "no deal of the hidden cards is consistent with what the seat has seen"
+
+
+class NoConsistentDeal(ValueError):
+    """No deal of the hidden cards fits what the seat knows (of one layout, or of every one)."""
+
+
 @dataclass(frozen=True)
 class Slot:
     """A place that holds ``size`` of the hidden cards, any of the cards in ``allowed``."""
@@ -157,16 +164,27 @@ class HiddenDeal:
 
     def sample(self, rng: np.random.Generator) -> dict[Where, int]:
         """The hidden cards dealt into the places: place -> mask of its hidden cards."""
-        problems = [_Problem.of(self.unknown, slots) for _, slots in self.layouts]
-        problem = problems[0]
-        if len(problems) > 1:
-            weights = [w * p.ways().total for (w, _), p in zip(self.layouts, problems)]
-            problem = problems[_choose(rng, _as_integers(weights))]
-        return problem.sample(rng)
+        if len(self.layouts) == 1:
+            return _Problem.of(self.unknown, self.layouts[0][1]).sample(rng)
+        problems, weights = self._weighted()
+        return problems[_choose(rng, _as_integers(weights))].sample(rng)
+
+    def _weighted(self) -> tuple[list[_Problem], list[Fraction]]:
+        """Each layout's problem and weight: its weight per deal times its consistent deals. A layout may
+        have none (one that gives the opponent my discards when it may hold only spades, say): weight 0."""
+        problems, weights = [], []
+        for weight, slots in self.layouts:
+            problems.append(_Problem.of(self.unknown, slots))
+            try:
+                weights.append(weight * problems[-1].ways().total)
+            except NoConsistentDeal:
+                weights.append(Fraction(0))
+        if not any(weights):
+            raise NoConsistentDeal(NO_DEAL)
+        return problems, weights
 
     def probabilities(self) -> dict[int, dict[Where, Fraction]]:
-        problems = [_Problem.of(self.unknown, slots) for _, slots in self.layouts]
-        weights = [w * p.ways().total for (w, _), p in zip(self.layouts, problems)]
+        problems, weights = self._weighted()
         total = sum(weights)
         out: dict[int, dict[Where, Fraction]] = {c: defaultdict(Fraction) for c in cards_of(self.unknown)}
         for weight, problem in zip(weights, problems):
@@ -291,7 +309,7 @@ class _Ways:
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self.total = self.count(0, caps)
         if not self.total:
-            raise ValueError("no deal of the hidden cards is consistent with what the seat has seen")
+            raise NoConsistentDeal(NO_DEAL)
 
     def count(self, g: int, caps: tuple[int, ...]) -> int:
         if g == len(self.groups):

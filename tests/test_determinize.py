@@ -495,6 +495,26 @@ def test_drawn_back_places_follow_the_exact_distribution_with_voids():
     assert not chi_square_failures(sample_places(game, seat, 2000, seed=3, full=False), exact)
 
 
+def test_a_layout_with_no_consistent_deal_gets_no_weight():
+    """Found by a two-player tournament: the opponent bid Blind Nil, drew one of my discards back (10D), played
+    it, and later led a spade before spades were broken (so it holds only spades). The layouts that leave
+    more of my discards (none a spade) in its hand have no deal; they weigh nothing, and the others sample."""
+    stock = ("JC 3C 2C 5C QC 7C 4C 8C 9D 9C 6C KC KD TC 4D AC 4H 3D 5D 2D 5H TD QD 6D 6H JD 8H 7D TH AD KH 8D 4S 2H "
+             "2S QH 6S 3H 3S AH 7S 7H 5S QS 8S 9H 9S KS JS JH TS AS").split()
+    game = SpadesGame(num_players=2)
+    game.reset(deal=stock, dealer=1, scores=[96, 433], bags=[6, 3])
+    game.forced_draws = [21, 3, 6]  # the replacements drew 10D (my discard), 5C and 8C
+    for action in (A.LOOK, A.KEEP, A.BLIND_NIL, *[A.KEEP] * 12, A.bid_action(5), 0, 2, 4,
+                   3, 9, 24, 23, 20, 16, 10, 6, 28, 37, 15, 29, 21, 34, 32, 30, 40):
+        game.apply(action)
+    seat = 1
+    assert game.blind[0] and game.hands[0] & ~SUIT_MASKS[3] == 0  # the Blind Nil bidder holds only spades
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        assert player_view(D.resample(game, seat, rng), seat) == player_view(game, seat)
+    assert D.hidden_card_probabilities(game, seat)
+
+
 # ------------------------------------------------------------------ information state key
 
 
