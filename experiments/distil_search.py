@@ -118,6 +118,13 @@ def heldout_fit(model, data: dict[str, torch.Tensor], rows: slice) -> tuple[floa
     return scores["teacher_nll"], scores["teacher_agreement"]
 
 
+def with_stage(meta: dict, stage: str) -> dict:
+    """The network's provenance (``{"stages": [...]}``, each stage how it was made) with one more stage."""
+    earlier = meta.get("provenance", {})
+    stages = earlier.get("stages", []) if isinstance(earlier, dict) else list(earlier)
+    return {"stages": [*stages, stage]}
+
+
 def fit(out: Path, init: str, epochs: int, learning_rate: float, seed: int, num_players: int = 4) -> dict:
     """Fit the network to the labels; write the best held-out epoch to ``OUT/policy.pt``."""
     data = load_labels(out)
@@ -146,10 +153,12 @@ def fit(out: Path, init: str, epochs: int, learning_rate: float, seed: int, num_
         if nll < chosen["heldout_nll"]:
             chosen, best = history[-1], copy.deepcopy(model.state_dict())
     model.load_state_dict(best)
-    provenance = list(policy["meta"].get("provenance", []))
-    provenance.append({"step": "distil_search", "init": str(init), "labels": n, "epochs": epochs,
-                       "learning_rate": learning_rate, "chosen_epoch": chosen["epoch"]})
-    save_policy(model, out / "policy.pt", num_players, {"provenance": provenance}, actor_only=True)
+    collected = json.loads((out / "collect.json").read_text())["command"] if (out / "collect.json").exists() else "?"
+    stage = (f"python -m spades_env.experiments.distil_search --num-players {num_players} --out {out} --fit "
+             f"--epochs {epochs} --learning-rate {learning_rate} --seed {seed} (from {init}, on the {n:,} labels of "
+             f"`{collected}`; epoch {chosen['epoch']} chosen by the held-out NLL); exported actor-only")
+    save_policy(model, out / "policy.pt", num_players, {"provenance": with_stage(policy["meta"], stage)},
+                actor_only=True)
     summary = {"labels": n, "fitted": split, "history": history, "chosen": chosen}
     (out / "fit.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(f"fit: wrote {out / 'policy.pt'} (epoch {chosen['epoch']})", flush=True)

@@ -62,3 +62,16 @@ def test_bench_env_in_fresh_processes_reports_each_rows_median(tmp_path):
     for name, row in report["rows"].items():
         rates = sorted(run[name]["decisions_per_second"] for run in report["runs"])
         assert row["decisions_per_second"] == rates[1]  # the median of three
+
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_time_agent_times_only_the_agents_own_decisions(num_players):
+    from spades_env.experiments import time_agent
+
+    seats = num_players // 2  # the agent's seats: the heuristic's decisions are not counted
+    decisions, ms = time_agent.time_agent("random", num_players, games=2, seed=0)
+    most = 14 if num_players == 4 else 28  # 13 cards, a bid (and the draw's 13 choices): forced moves are not asked
+    assert 2 * seats * 5 <= decisions <= 2 * seats * most and ms >= 0
+    decisions, _ = time_agent.time_agent("ppo" if num_players == 4 else "ppo-2p", num_players, games=2, seed=0)
+    assert decisions >= 2 * seats * 5  # a network agent's own reset and observation kind reach it through the timer

@@ -28,7 +28,9 @@ def test_collect_resumes_at_the_first_missing_chunk_and_fit_writes_a_policy(tmp_
     fit = json.loads((tmp_path / "fit.json").read_text())
     assert [h["epoch"] for h in fit["history"]] == [0, 1]
     agent = make_agent(f"ppo:{tmp_path / 'policy.pt'}")
-    assert agent.meta["provenance"][-1]["step"] == "distil_search"
+    shipped_stages = make_agent("ppo").meta["provenance"]["stages"]
+    stages = agent.meta["provenance"]["stages"]  # the shipped network's history, then the fit
+    assert stages[:-1] == shipped_stages and "distil_search" in stages[-1] and "--fit" in stages[-1]
     game = play_game([agent, make_agent("heuristic")] * 2, seed=3, config=SpadesConfig(single_hand=True))
     assert game.game_over
 
