@@ -45,7 +45,8 @@ def time_agent(spec: str, num_players: int, games: int, seed: int) -> tuple[int,
     timed = [Timed(make_agent(spec)) for _ in range(num_players // 2)]
     seats = [seat for agent in timed for seat in (agent, make_agent("heuristic"))]
     for game in range(games):
-        play_game(seats, seed=seed + game, config=SpadesConfig(num_players=num_players, single_hand=True))
+        play_game(seats, seed=seed + game, config=SpadesConfig(num_players=num_players, single_hand=True),
+                  agent_seeds=[seed + game] * num_players)  # a seeded agent replays its choices: the same decisions
     decisions = sum(agent.decisions for agent in timed)
     return decisions, 1000 * sum(agent.spent for agent in timed) / max(decisions, 1)
 
