@@ -64,7 +64,6 @@ def test_bench_env_in_fresh_processes_reports_each_rows_median(tmp_path):
         assert row["decisions_per_second"] == rates[1]  # the median of three
 
 
-
 @pytest.mark.parametrize("num_players", [4, 2])
 def test_time_agent_times_only_the_agents_own_decisions(num_players):
     from spades_env.experiments import time_agent
