@@ -433,10 +433,10 @@ def test_bfloat16_passes_see_few_row_counts():
     size = observation_size(4, "oracle")
     model = ActorCritic(observation_size(4), [32], size)
     minibatches, chunks = [], []
-    forward = model.forward
-    model.forward = lambda obs, *rest: (minibatches.append(len(obs)), forward(obs, *rest))[1]
-    values = model.values
-    model.values = lambda obs, *rest: (chunks.append(len(obs)), values(obs, *rest))[1]
+    forward = model.forward_rows
+    model.forward_rows = lambda rows: (minibatches.append(len(rows)), forward(rows))[1]
+    values = model.values_rows
+    model.values_rows = lambda rows: (chunks.append(len(rows)), values(rows))[1]
     for rows in (700, 1500):
         buffer = RolloutBuffer(1.0, 0.95)
         mask = np.zeros((rows, NUM_ACTIONS), bool)
@@ -452,3 +452,39 @@ def test_bfloat16_passes_see_few_row_counts():
     assert all(count % ROW_BUCKET == 0 for count in chunks)
     assert set(minibatches) == {256, 384}  # 175 and 375 rows, each padded with repeated rows
     assert set(chunks) == {1024, 1536}  # 700 and 1,500 rows, padded with zero rows
+
+
+@pytest.mark.parametrize("privileged", [True, False])
+def test_sparse_rows_give_the_dense_networks_outputs_and_gradients(privileged):
+    """The update's passes read only the inputs' non-zero entries (sparse.py): the same logits, values and
+    weight gradients as the dense network, on real observations (their values in float16, as stored) and on
+    random ones with every entry set; the actor's rows never carry the other hands."""
+    torch.manual_seed(0)
+    env = spades_v0.env(num_players=4, observation="oracle" if privileged else "default")
+    env.reset(seed=5)
+    real = []
+    for _agent in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        real.append(obs["observation"])
+        env.step(None if termination or truncation else int(np.flatnonzero(obs["action_mask"])[0]))
+    own = observation_size(4)
+    real = torch.from_numpy(np.array(real, np.float32)).half()
+    dense = torch.rand(300, real.shape[1]).half()
+    model = ActorCritic(own, [64, 32], real.shape[1] if privileged else None, card_features=True)
+    for x in (real, dense):
+        rows = model.rows(x)
+        assert rows.actor.width == own + model.features.size
+        assert len(rows) == len(x) and len(rows.padded(len(x) + 7)) == len(x) + 7
+        logits, values = model(x.float())
+        (logits.sum() + values.sum()).backward()
+        expected = [p.grad.clone() for p in model.parameters()]
+        model.zero_grad()
+        sparse_logits, sparse_values = model.forward_rows(rows)
+        (sparse_logits.sum() + sparse_values.sum()).backward()
+        assert torch.allclose(logits, sparse_logits, atol=1e-5) and torch.allclose(values, sparse_values, atol=1e-5)
+        assert torch.allclose(model.values_rows(rows), values, atol=1e-5)
+        for want, got in zip(expected, (p.grad for p in model.parameters())):
+            assert torch.allclose(want, got, rtol=1e-4, atol=1e-4)
+        model.zero_grad()
+    actor, seen = model.rows(real).actor, model.rows(real[:, :own]).actor  # the other hands left out
+    assert torch.equal(actor.index, seen.index) and torch.equal(actor.value, seen.value)

@@ -26,7 +26,7 @@ import torch
 
 from spades_env.actions import NUM_ACTIONS
 
-from .model import bf16_autocast, bucketed, compute_dtype
+from .model import Rows, bf16_autocast, bucketed
 
 VALUE_CHUNK = 8192  # rows per critic pass in RolloutBuffer.batch
 
@@ -59,8 +59,7 @@ def compute_gae(rewards: np.ndarray, values: np.ndarray, gamma: float, lam: floa
 class Batch:
     """The flat training batch of one rollout (tensors of equal length; views into the buffer)."""
 
-    # (N, obs_size): float16 as stored, or (with a critic pass, the update's batch) already in the matmuls' dtype
-    obs: torch.Tensor
+    obs: torch.Tensor  # (N, obs_size) float16, as stored
     masks: torch.Tensor  # (N, 71) bool
     actions: torch.Tensor  # (N,) int64
     log_probs: torch.Tensor  # (N,) float32, under the policy that acted
@@ -68,7 +67,7 @@ class Batch:
     advantages: torch.Tensor  # (N,)
     returns: torch.Tensor  # (N,)
     teacher_actions: torch.Tensor  # (N,) int64: the teacher's choice in that position, -1 where none was asked
-    features: torch.Tensor | None = None  # (N, F) the network's card features of obs, computed once (or None)
+    rows: Rows | None = None  # the network's inputs of obs as the update reads them (with a critic pass)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -144,32 +143,22 @@ class RolloutBuffer:
     @torch.no_grad()
     def batch(self, model=None, bf16: bool = False) -> Batch:
         """The rows so far as a :class:`Batch`: values from ``model``'s critic (None: zeros, which makes the
-        returns Monte-Carlo with gamma = lambda = 1) in one pass that also computes the card features the
-        update's passes reuse, advantages and returns by GAE. With a ``model``, the observations come back
-        in the dtype of its matmuls (``compute_dtype(bf16)``): the update's steps then read them as they are
-        (casting each minibatch took about 5% of an update)."""
+        returns Monte-Carlo with gamma = lambda = 1), advantages and returns by GAE. With a ``model``, the
+        batch also holds its inputs as the update's passes read them (``model.rows``: the card features and
+        the non-zero entries, computed once), and the critic's pass reads them too."""
         if not self._data:
             raise ValueError("the buffer is empty")
         data = {name: column[:self.size] for name, column in self._data.items()}
-        values, features, dtype = torch.zeros(self.size), None, compute_dtype(bf16)
+        values, rows = torch.zeros(self.size), None
         if model is not None:
-            data["obs"] = data["obs"].to(dtype)  # once, not at every step of every pass (see Batch.obs)
+            rows = model.rows(data["obs"])
             with bf16_autocast(bf16):
                 for start in range(0, self.size, VALUE_CHUNK):
-                    rows = slice(start, start + VALUE_CHUNK)
-                    obs = data["obs"][rows]
-                    count = len(obs)  # the last chunk is padded with zero rows to a bucketed size (model.py)
-                    padding = bucketed(count) - count
-                    if padding:
-                        obs = torch.cat([obs, obs.new_zeros(padding, obs.shape[1])])
-                    feats = model.features_of(obs)
-                    if feats is not None:
-                        if features is None:  # in the update's dtype, so that its steps do not cast them again
-                            features = torch.empty(self.size, feats.shape[1], dtype=dtype)
-                        features[rows] = feats[:count]
-                    values[rows] = model.values(obs, feats)[:count].float()
+                    chunk = rows[start:start + VALUE_CHUNK]
+                    count = len(chunk)  # the last chunk is padded with zero rows to a bucketed size (model.py)
+                    values[start:start + count] = model.values_rows(chunk.padded(bucketed(count)))[:count].float()
         advantages, returns = compute_gae(data["rewards"].numpy(), values.numpy(), self.gamma, self.lam,
                                           data["ends"].numpy())
         return Batch(obs=data["obs"], masks=data["masks"], actions=data["actions"], log_probs=data["log_probs"],
                      values=values, advantages=torch.from_numpy(advantages), returns=torch.from_numpy(returns),
-                     teacher_actions=data["teacher_actions"], features=features)
+                     teacher_actions=data["teacher_actions"], rows=rows)

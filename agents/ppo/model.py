@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,7 @@ from spades_env.actions import NUM_ACTIONS
 from spades_env.observations import observation_size
 
 from .features import CardFeatures
+from .sparse import SparseRows, sparse_linear
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}
@@ -91,6 +93,45 @@ class ActorCritic(nn.Module):
         own = obs[:, :self.obs_size]
         return self.policy(_run(self.torso, own, None if self.features is None else self.features(own)))
 
+    def rows(self, x: torch.Tensor, feats: torch.Tensor | None = None) -> Rows:
+        """The inputs of :meth:`forward` as :class:`Rows` (their non-zero entries), for the passes of training:
+        built once per batch, indexed per minibatch."""
+        x = x.float()  # once (a rollout's observations are stored as float16)
+        feats = self.features_of(x) if feats is None and self.features is not None else feats
+        rows = SparseRows.of(*((x,) if feats is None else (x, feats)))
+        return Rows(rows.without(self.obs_size, x.shape[1]), None if self.critic is None else rows)
+
+    def forward_rows(self, rows: Rows) -> tuple[torch.Tensor, torch.Tensor]:
+        """:meth:`forward` on :meth:`rows`: the same logits and values (up to float32 rounding), the first layers
+        on the non-zero inputs only (sparse.py: an update's steps in less than half the time)."""
+        h = _run_rows(self.torso, rows.actor)
+        v = h if self.critic is None else _run_rows(self.critic, rows.critic)
+        return self.policy(h), self.value(v).squeeze(-1)
+
+    def values_rows(self, rows: Rows) -> torch.Tensor:
+        """:meth:`values` on :meth:`rows`."""
+        h = _run_rows(self.torso, rows.actor) if self.critic is None else _run_rows(self.critic, rows.critic)
+        return self.value(h).squeeze(-1)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A batch's inputs as training reads them: the actor's rows (the player's observation and card features)
+    and the privileged critic's (with the other hands; None without one), as their non-zero entries."""
+
+    actor: SparseRows
+    critic: SparseRows | None
+
+    def __len__(self) -> int:
+        return len(self.actor)
+
+    def __getitem__(self, rows) -> Rows:
+        return Rows(self.actor[rows], None if self.critic is None else self.critic[rows])
+
+    def padded(self, rows: int) -> Rows:
+        """Followed by all-zero rows up to ``rows`` (see :data:`ROW_BUCKET`)."""
+        return Rows(self.actor.padded(rows), None if self.critic is None else self.critic.padded(rows))
+
 
 def _run(mlp: nn.Sequential, inputs: torch.Tensor, feats: torch.Tensor | None) -> torch.Tensor:
     """``mlp`` on ``inputs`` followed by ``feats`` as one row, without building that row: the first layer's
@@ -100,6 +141,14 @@ def _run(mlp: nn.Sequential, inputs: torch.Tensor, feats: torch.Tensor | None) -
     first, width = mlp[0], inputs.shape[1]
     h = nn.functional.linear(inputs, first.weight[:, :width], first.bias)
     h = h + nn.functional.linear(feats, first.weight[:, width:])
+    for layer in mlp[1:]:
+        h = layer(h)
+    return h
+
+
+def _run_rows(mlp: nn.Sequential, rows: SparseRows) -> torch.Tensor:
+    """``mlp`` on sparse rows: the first layer by :func:`~.sparse.sparse_linear`, the rest as usual."""
+    h = sparse_linear(rows, mlp[0].weight, mlp[0].bias)
     for layer in mlp[1:]:
         h = layer(h)
     return h

@@ -43,7 +43,6 @@ from .model import (
     ActorCritic,
     bf16_autocast,
     bucketed,
-    compute_dtype,
     masked_entropy,
     masked_log_probs,
     torch_threads,
@@ -155,17 +154,16 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
                generator: torch.Generator) -> dict[str, float]:
     """The clipped-objective update of CleanRL's ``ppo.py``, on masked logits (plus the teacher term)."""
     model.train()
+    rows = model.rows(batch.obs) if batch.rows is None else batch.rows  # (a batch built without the critic's pass)
     n, clipfracs = len(batch), []
     count = min(cfg.num_minibatches, n)
     size = bucketed(-(-n // count), MINIBATCH_BUCKET)  # a few shapes only (model.py): the permutation wraps around
-    dtype = compute_dtype(cfg.bf16)
     for _epoch in range(cfg.update_epochs):
         order = torch.randperm(n, generator=generator)
         order = order.repeat(-(-count * size // n))[:count * size]
         for idx in order.view(count, size):
             with bf16_autocast(cfg.bf16):
-                logits, new_values = model(batch.obs[idx].to(dtype), None if batch.features is None
-                                           else batch.features[idx])
+                logits, new_values = model.forward_rows(rows[idx])
             log_probs = masked_log_probs(logits.float(), batch.masks[idx])
             new_values = new_values.float()
             entropy = masked_entropy(log_probs, batch.masks[idx]).mean()
