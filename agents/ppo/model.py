@@ -164,7 +164,7 @@ def _num_players(obs_size: int) -> int:
 def _mlp(width: int, hidden_sizes: list[int]) -> nn.Sequential:
     layers: list[nn.Module] = []
     for h in hidden_sizes:
-        layers += [_init(nn.Linear(width, h)), nn.ReLU()]
+        layers += [_init(nn.Linear(width, h)), nn.ReLU(inplace=True)]
         width = h
     return nn.Sequential(*layers)
 
