@@ -24,7 +24,7 @@ import torch
 from .buffer import VALUE_CHUNK, Batch, RolloutBuffer
 from .collect import Collector
 from .config import PPOConfig
-from .model import ActorCritic, bf16_autocast, compute_dtype, masked_log_probs
+from .model import ActorCritic, bf16_autocast, compute_dtype, masked_log_probs, torch_threads
 from .plans import Plan
 from .run_folder import Clock, RunFolder, TrainingState, say
 from .score_context import draw_start
@@ -90,7 +90,8 @@ def behaviour_clone(cfg: PPOConfig, state: TrainingState, collector: Collector, 
             bar.close()
             return None
         began = time.perf_counter()
-        nll = fit_epoch(cfg, state.model, optimizer, data, split, state.generator)
+        with torch_threads(cfg.torch_threads):  # an update like PPO's (it ran on one thread until 2026-12-04)
+            nll = fit_epoch(cfg, state.model, optimizer, data, split, state.generator)
         state.clone.update(epochs_done=state.clone["epochs_done"] + 1, optimizer=optimizer.state_dict())
         run.save(state, cfg)
         bar.update(1)
