@@ -36,9 +36,11 @@ from .vector_rollout import VectorCollector
 # step, ~0.1 ms, is not repaid): the two broke even near 12 hands in bench_ppo's collection table.
 MIN_VECTOR_HANDS = 16
 # A batched-engine hand's CPU time in hands with a registry agent, with the default recipe (card features, the
-# teacher on half the card plays): about 0.7 in bench_ppo's CPU split (this process's collection against the
-# worker's, 2026-12-01). It only sets how the agent hands are shared out.
-VECTOR_HAND_COST = 0.7
+# teacher on half the card plays). It only sets how the agent hands are shared out. 0.7 balanced the two
+# processes' collection CPU on 2026-12-01; since the heuristic's card play is compiled, with 0.7 this process
+# played no agent hand and waited for the worker: 0.35 against 0.7, `bench_ppo --baseline HEAD --ways before
+# now` on 2026-12-04 (an AMD EPYC), collection 0.90-0.95x and end to end 1.08x, 1.06x and 1.04x in three runs.
+VECTOR_HAND_COST = 0.35
 
 
 class Collector:
