@@ -108,6 +108,10 @@ class ActorCritic(nn.Module):
         v = h if self.critic is None else _run_rows(self.critic, rows.critic)
         return self.policy(h), self.value(v).squeeze(-1)
 
+    def logits_rows(self, rows: Rows) -> torch.Tensor:
+        """:meth:`logits` on :meth:`rows` (the actor's alone)."""
+        return self.policy(_run_rows(self.torso, rows.actor))
+
     def values_rows(self, rows: Rows) -> torch.Tensor:
         """:meth:`values` on :meth:`rows`."""
         h = _run_rows(self.torso, rows.actor) if self.critic is None else _run_rows(self.critic, rows.critic)

@@ -197,7 +197,7 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
     explained = math.nan if var_y == 0 else 1 - (batch.returns - batch.values).var().item() / var_y
     return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(), "entropy": entropy.item(),
             "approx_kl": approx_kl.item(), "clipfrac": float(np.mean(clipfracs)), "explained_variance": explained,
-            **teacher_fit(model, batch)}
+            **teacher_fit(model, batch, rows)}
 
 
 def stop(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, collector: Collector, clock: Clock,
