@@ -93,11 +93,11 @@ class ActorCritic(nn.Module):
         own = obs[:, :self.obs_size]
         return self.policy(_run(self.torso, own, None if self.features is None else self.features(own)))
 
-    def rows(self, x: torch.Tensor, feats: torch.Tensor | None = None) -> Rows:
-        """The inputs of :meth:`forward` as :class:`Rows` (their non-zero entries), for the passes of training:
-        built once per batch, indexed per minibatch."""
+    def rows(self, x: torch.Tensor) -> Rows:
+        """The inputs of :meth:`forward` as :class:`Rows` (their non-zero entries, the card features included),
+        for the passes of training: built once per batch, indexed per minibatch."""
         x = x.float()  # once (a rollout's observations are stored as float16)
-        feats = self.features_of(x) if feats is None and self.features is not None else feats
+        feats = self.features_of(x)
         rows = SparseRows.of(*((x,) if feats is None else (x, feats)))
         return Rows(rows.without(self.obs_size, x.shape[1]), None if self.critic is None else rows)
 
