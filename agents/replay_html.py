@@ -22,7 +22,7 @@ from spades_env.render import SEAT_NAMES, bid_text
 from spades_env.render_rgb import SUIT_SHAPES, display_order
 
 from .play.table import table
-from .replay import RecordedGame, discard_lines, exchange_lines, final_text, hand_mask, playing_hands
+from .replay_records import RecordedGame, discard_lines, exchange_lines, final_text, hand_mask, playing_hands
 
 AREAS = {4: ("north", "east", "south", "west"), 2: ("south", "north")}  # where each seat sits on the page
 # The score breakdown of a hand, a row per field of spades_env.scoring.SideScore (signed: points), a column per side.

@@ -70,12 +70,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import actions as A
 from .cards import CARD_NAMES, FULL_DECK, NUM_CARDS, SPADES, SUIT_MASKS, SUIT_OF, cards_of
-from .game import SpadesGame
+
+if TYPE_CHECKING:  # the game calls this module (SpadesGame.resample), so it is imported here for annotations only
+    from .game import SpadesGame
 
 PILE = "pile"  # the two-player discard pile
 STOCK = "stock"  # the two-player stock
