@@ -5,15 +5,32 @@ arguments only (``heuristic:seed=3``), so that ``heuristic:MyAgent`` can only me
 module ``heuristic`` (the rule is in :mod:`.base`).
 """
 
-from .base import Agent, AgentSpec, AgentSpecError, load_agents_file, make_agent, register, registered
+from .base import (
+    Agent,
+    AgentSpec,
+    AgentSpecError,
+    load_agents_file,
+    make_agent,
+    register,
+    register_alias,
+    registered,
+    versioned_name,
+)
 
-__all__ = ["Agent", "AgentSpec", "AgentSpecError", "load_agents_file", "make_agent", "register", "registered"]
-register("random", "spades_env.agents.random_agent:RandomAgent", positional=False)
-register("ppo", "spades_env.agents.ppo.model:ppo_agent")
-register("ppo-2p", "spades_env.agents.ppo.model:ppo_2p_agent")
-register("heuristic", "spades_env.agents.heuristic:HeuristicAgent", positional=False)
+__all__ = ["Agent", "AgentSpec", "AgentSpecError", "load_agents_file", "make_agent", "register", "register_alias",
+           "registered", "versioned_name"]
+# Shipped agents under versioned names that never change what they play (published figures stay
+# reproducible); the bare name is an alias of the latest version.
+register("random-v1", "spades_env.agents.random_agent:RandomAgent", positional=False)
+register("heuristic-v1", "spades_env.agents.heuristic:heuristic_v1", positional=False)
+register("heuristic-v2", "spades_env.agents.heuristic:heuristic_v2", positional=False)
+register("search-v1", "spades_env.agents.search:SearchAgent", positional=False)
+register("ppo-v1", "spades_env.agents.ppo.model:ppo_agent")
+register("ppo-2p-v1", "spades_env.agents.ppo.model:ppo_2p_agent")
+for _alias, _name in (("random", "random-v1"), ("heuristic", "heuristic-v2"), ("search", "search-v1"),
+                      ("ppo", "ppo-v1"), ("ppo-2p", "ppo-2p-v1")):
+    register_alias(_alias, _name)
 register("ppo-gen1", "spades_env.agents.ppo.model:ppo_gen1_agent", positional=False)
-register("search", "spades_env.agents.search:SearchAgent", positional=False)
 register("split", "spades_env.agents.split_agent:split_agent")
 register("ppo-bids", "spades_env.agents.split_agent:ppo_bids_agent")
 register("sb3", "spades_env.agents.library:sb3_agent")

@@ -74,6 +74,7 @@ class _Entry:
 
 
 _REGISTRY: dict[str, _Entry] = {}
+_ALIASES: dict[str, str] = {}
 
 
 def register(name: str, factory: str | AgentFactory, *, positional: bool = True) -> None:
@@ -87,8 +88,35 @@ def register(name: str, factory: str | AgentFactory, *, positional: bool = True)
     _REGISTRY[name] = _Entry(factory, positional)
 
 
+def register_alias(alias: str, name: str) -> None:
+    """Let ``alias`` name the registered agent ``name``: ``heuristic`` for the latest ``heuristic-vN``.
+
+    A shipped agent is registered under a versioned name that never changes
+    what it plays (``heuristic-v1``), so that published figures stay
+    reproducible; the bare name follows the latest version.
+    """
+    if name not in _REGISTRY:
+        raise ValueError(f"cannot alias {alias!r} to {name!r}: {name!r} is not registered")
+    _ALIASES[alias] = name
+    _REGISTRY[alias] = _REGISTRY[name]
+
+
 def registered() -> list[str]:
     return sorted(_REGISTRY)
+
+
+def versioned_name(spec: str | AgentSpec) -> str:
+    """``spec`` with an alias replaced by the versioned name it stands for: ``"heuristic:seed=3"`` ->
+    ``"heuristic-v2:seed=3"`` (the display name dropped). Any other spec comes back as it is written: a
+    versioned name, a module's class, a file, and an alias given an argument (``ppo:my.pt`` plays that file,
+    not the shipped network); an unreadable spec too, so that reports never fail on it."""
+    try:
+        parsed = spec if isinstance(spec, AgentSpec) else AgentSpec.parse(spec)
+    except AgentSpecError:
+        return str(spec)
+    if parsed.head not in _ALIASES or parsed.part is not None:
+        return str(spec)
+    return str(replace(parsed, head=_ALIASES[parsed.head], name=None))
 
 
 # ------------------------------------------------------------------ parsing

@@ -1,11 +1,11 @@
 """A/A study of the duplicate tournament's interval: coverage and bias when the true difference is 0.
 
-Each tournament pairs the heuristic with an exact copy that draws its bid
+Each tournament pairs heuristic-v1 with an exact copy that draws its bid
 jitter from another stream (:class:`OtherLuckHeuristic`): the same policy
 with its own luck, so the true points-per-deal difference is 0 while the
 boards still differ (two copies on the same seeds would replay every board
 exactly, since the tournament mirrors the agents' seeds by seat). Tournament
-``t`` of a format and size is ``spades tournament --agents heuristic
+``t`` of a format and size is ``spades tournament --agents heuristic-v1
 spades_env.experiments.aa_study:OtherLuckHeuristic --games 2*BOARDS --seed S``
 with ``S = study_seed(format, boards, t)``, played through the tournament's
 own game function (:func:`~spades_env.agents.tournament.play_indices`).
@@ -40,7 +40,7 @@ from spades_env.agents.tournament.stats import Z95, board_games, board_value, me
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "docs" / "results" / "aa_study"
-AGENTS = ("heuristic", "spades_env.experiments.aa_study:OtherLuckHeuristic")
+AGENTS = ("heuristic-v1", "spades_env.experiments.aa_study:OtherLuckHeuristic")
 FORMATS = {"game": 1, "single": 2}  # games to 500 / single-hand boards; the code leads each seed
 POOL = 10  # tournaments pooled into one for the larger-size check
 

@@ -4,6 +4,6 @@ It reads only the seat's :class:`~spades_env.view.PlayerView` (never the
 observation vector, never hidden cards). See :mod:`.bidding` and :mod:`.play`.
 """
 
-from .agent import HeuristicAgent
+from .agent import HeuristicAgent, heuristic_v1, heuristic_v2
 
-__all__ = ["HeuristicAgent"]
+__all__ = ["HeuristicAgent", "heuristic_v1", "heuristic_v2"]

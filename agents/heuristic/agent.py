@@ -12,7 +12,7 @@ from spades_env.game import Phase
 from spades_env.view import PlayerView
 
 from .bidding import choose_bid, choose_pass, choose_replacement, keep_offered, want_blind_nil
-from .params import DEFAULT, Params
+from .params import DEFAULT, V1, V2, Params
 from .play import choose_card
 
 
@@ -58,3 +58,13 @@ class HeuristicAgent:
         """Two-player draw: keep the offered card if it beats, on average, a card I have not seen."""
         seen = mask_of(view.hand) | mask_of(view.discarded)
         return A.KEEP if keep_offered(view.offered, seen) else A.DISCARD
+
+
+def heuristic_v1(seed: int | None = None) -> HeuristicAgent:
+    """``heuristic-v1``: the first heuristic, frozen (Blind Nil only 100 points behind, whatever the rules)."""
+    return HeuristicAgent(seed, V1)
+
+
+def heuristic_v2(seed: int | None = None) -> HeuristicAgent:
+    """``heuristic-v2``: Blind Nil by its value under the rules and score (:func:`.bidding.blind_nil_gain`)."""
+    return HeuristicAgent(seed, V2)

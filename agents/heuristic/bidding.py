@@ -30,6 +30,7 @@ from spades_env.cards import (
     cards_of,
     mask_of,
 )
+from spades_env.scoring import BLIND_NIL_BONUS
 from spades_env.view import PlayerView
 
 from .params import DEFAULT, Params
@@ -164,12 +165,32 @@ def _side_totals(view: PlayerView) -> tuple[int, int]:
     return us, them
 
 
+def blind_nil_gain(view: PlayerView, params: Params = DEFAULT) -> float:
+    """Expected points a Blind Nil adds to my side's hand over looking at my cards and bidding them.
+
+    Made, it scores ``BLIND_NIL_BONUS``; set, it costs as much: ``(2p - 1)`` times the bonus at a success rate
+    ``p``; looking instead earns a hand's usual margin. Where a set would drop my side to the mercy
+    threshold, the set loses the game: it costs the whole target instead.
+    """
+    four = view.num_players == 4
+    p = params.blind_nil_success_4p if four else params.blind_nil_success_2p
+    looked = params.looked_hand_points_4p if four else params.looked_hand_points_2p
+    us, _ = _side_totals(view)
+    mercy = view.config.mercy_threshold
+    lost = view.config.target_score if mercy is not None and us - BLIND_NIL_BONUS <= mercy else BLIND_NIL_BONUS
+    return p * BLIND_NIL_BONUS - (1 - p) * lost - looked
+
+
 def want_blind_nil(view: PlayerView, params: Params = DEFAULT) -> bool:
-    """Blind Nil only far behind: when a normal game will probably be lost anyway."""
+    """Blind Nil when my partner has not bid Nil and either it is worth more than looking by
+    ``params.blind_nil_margin`` (:func:`blind_nil_gain`; heuristic-v2) or my side is far behind, when a
+    normal game will probably be lost anyway (heuristic-v1's only rule)."""
     us, them = _side_totals(view)
     target = view.config.target_score
     if view.partner is not None and view.bids[view.partner] is not None and view.bids[view.partner] == 0:
         return False  # partner already bid Nil or Blind Nil: nobody would cover
+    if params.blind_nil_margin is not None and blind_nil_gain(view, params) >= params.blind_nil_margin:
+        return True
     deficit = them - us
     if view.num_players == 2:
         return deficit >= params.blind_nil_deficit_2p and them >= target - params.blind_nil_near_target_2p
