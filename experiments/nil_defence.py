@@ -1,0 +1,216 @@
+"""How often a defence sets a Nil or Blind Nil: a perfect-information defence, and agents' defences in play.
+
+Each deal is dealt by the engine (four players, default rules, one hand) and
+bid as the mode says; side 0 (seats 0 and 2) is the Nil side, played by the
+bidder agent (``heuristic-v1`` by default), side 1 (seats 1 and 3) by each
+defence in turn, on the same deals:
+
+- ``--mode blind``: seat 0 bids Blind Nil in every deal (every other seat looks),
+  the partners exchange cards by the bidder agent's rule, the rest bid as
+  their agents do;
+- ``--mode nil``: everyone looks and bids as its agent does; the deals where
+  seat 0 or 2 bid Nil count.
+
+**Perfect defence** (``--perfect``): the deal bid by the bidder agent at every
+seat; at the first card of the play (after the exchange), the true deal is
+solved double dummy as a game with one stake, the Nil: the Nil side plays to
+make it, the defenders to set it, every card visible. A Nil set there can be
+set by some defence; one made there is made against every defence. It is an
+upper bound for any defence, and a lower bound on the Nil side's success only
+against perfect defenders who see the cards. A solve that needs more than
+``--max-nodes`` is counted as unknown.
+
+**Defences in play** (``--defences``): each deal played out with that agent
+on seats 1 and 3. For each Nil set the first trick its bidder won is
+classified (won following suit in a side suit, following in spades, ruffing a
+side suit it was void in, or on its own lead; who led it), which shows where
+sets come from.
+
+Usage::
+
+    python -m spades_env.experiments.nil_defence --mode blind --deals 1-300 --perfect \\
+        --defences heuristic-v1 search-v1 search-v2
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from spades_env import actions as A
+from spades_env.agent import ask
+from spades_env.agents.base import make_agent
+from spades_env.cards import CARD_NAMES, SPADES, suit_of
+from spades_env.game import Phase, SpadesGame
+from spades_env.solver import NodeLimitReached, position_arrays, position_of, solve_arrays
+
+NIL_SIDE = 0
+CARD_ID = {name: card for card, name in enumerate(CARD_NAMES)}
+
+
+def deal_to_play(seed: int, mode: str, agents: list) -> SpadesGame:
+    """The deal of ``seed``, bid (and exchanged) as ``mode`` says, at the first card of the play."""
+    game = SpadesGame(num_players=4, single_hand=True)
+    game.reset(seed=seed)
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, seed=seed * 4 + seat)
+    while game.phase != Phase.PLAY:
+        seat = game.current_player
+        if game.phase == Phase.BLIND:
+            action = A.BLIND_NIL if mode == "blind" and seat == 0 else A.LOOK
+        else:
+            action = ask(agents[seat], game, None)
+        game.apply(action)
+    return game
+
+
+def nil_bidders(game: SpadesGame, mode: str) -> list[int]:
+    """The Nil side's seats that bid Blind Nil (mode ``blind``) or Nil (mode ``nil``)."""
+    blind = mode == "blind"
+    return [seat for seat in (NIL_SIDE, NIL_SIDE + 2) if game.bids[seat] == 0 and bool(game.blind[seat]) == blind]
+
+
+def nil_game_arrays(game: SpadesGame, bidder: int) -> dict:
+    """The solver's arrays for the game with one stake: 1 when ``bidder`` takes no trick, else 0.
+
+    A side's table is indexed by the tricks its two members take from here
+    (the lower seat first), so the Nil side's holds 1 where the bidder's index
+    is 0; the defenders' is all 0.
+    """
+    arrays = position_arrays(position_of(game))
+    tables = np.zeros_like(arrays["tables"])
+    if bidder == NIL_SIDE:
+        tables[NIL_SIDE, 0, :] = 1
+    else:
+        tables[NIL_SIDE, :, 0] = 1
+    nil_bid = np.zeros(4, np.int64)
+    nil_bid[bidder] = 1
+    return {**arrays, "tables": tables, "merge": np.array([0, 1], np.int64), "nil_bid": nil_bid}
+
+
+def perfect_defence_sets(game: SpadesGame, bidder: int, max_nodes: int) -> bool | None:
+    """Whether defenders who see every card set ``bidder``'s Nil against a Nil side that sees them too
+    (None: not solved within ``max_nodes``)."""
+    try:
+        value, _, _ = solve_arrays(**nil_game_arrays(game, bidder), every_move=False, one_best=True,
+                                   max_nodes=max_nodes)
+    except NodeLimitReached:
+        return None
+    return value == 0
+
+
+def play_out(game: SpadesGame, agents: list) -> dict:
+    """Play the hand to its end; its record."""
+    while game.phase != Phase.GAME_OVER:
+        game.apply(ask(agents[game.current_player], game, None))
+    return game.hand_records[-1]
+
+
+def how_set(record: dict, bidder: int) -> str:
+    """How the Nil bidder took its first trick: by ruffing, following in a side suit or in spades, or on its own
+    lead; and which side led that trick."""
+    plays = record["plays"]
+    for trick, winner in enumerate(record["trick_winners"]):
+        if winner != bidder:
+            continue
+        cards = plays[4 * trick:4 * trick + 4]
+        leader, led = cards[0][0], suit_of(CARD_ID[cards[0][1]])
+        if leader == bidder:
+            return "its own lead"
+        played = suit_of(CARD_ID[next(card for seat, card in cards if seat == bidder)])
+        by = "partner" if leader == (bidder + 2) % 4 else "defender"
+        if played != led:
+            return f"ruff, {by} led"
+        return f"{'spades' if led == SPADES else 'side suit'} followed, {by} led"
+    return "not set"
+
+
+@dataclass
+class Tally:
+    """Nil outcomes of one defence."""
+
+    made: int = 0
+    bids: int = 0
+    ways: Counter = field(default_factory=Counter)
+
+    def rate(self) -> str:
+        if not self.bids:
+            return "-"
+        p, n, z = self.made / self.bids, self.bids, 1.96  # Wilson's interval
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return f"{p:.1%} [{centre - half:.1%}, {centre + half:.1%}] of {n}"
+
+
+def parse_deals(text: str) -> range:
+    try:
+        first, _, last = text.partition("-")
+        deals = range(int(first), int(last or first) + 1)
+    except ValueError:
+        deals = range(0)
+    if not deals:
+        raise argparse.ArgumentTypeError(f"deals are a range of seeds like 1-300, got {text!r}")
+    return deals
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", choices=("blind", "nil"), default="blind")
+    parser.add_argument("--deals", type=parse_deals, default=parse_deals("1-300"), help="deal seeds, e.g. 1-300")
+    parser.add_argument("--bidder", default="heuristic-v1", help="the agent of the Nil side (seats 0 and 2)")
+    parser.add_argument("--defences", nargs="*", default=["heuristic-v1"], help="agents for seats 1 and 3")
+    parser.add_argument("--perfect", action="store_true", help="also the perfect-information defence")
+    parser.add_argument("--max-nodes", type=int, default=20_000_000, help="per perfect-defence solve")
+    args = parser.parse_args(argv)
+    try:
+        all_bidders = [make_agent(args.bidder) for _ in range(4)]  # bid every seat for the perfect defence's deals
+        bidders = all_bidders[0::2]
+        defences = {name: [make_agent(name) for _ in (1, 3)] for name in args.defences}
+    except Exception as exc:  # an unknown or malformed agent spec
+        parser.error(f"{exc}")
+    tallies = {name: Tally() for name in args.defences}
+    perfect, unknown, solve_s = Tally(), 0, 0.0
+    start = time.perf_counter()
+    for count, seed in enumerate(args.deals, 1):
+        if args.perfect:
+            game = deal_to_play(seed, args.mode, all_bidders)
+            for bidder in nil_bidders(game, args.mode):
+                t = time.perf_counter()
+                sets = perfect_defence_sets(game, bidder, args.max_nodes)
+                solve_s += time.perf_counter() - t
+                if sets is None:
+                    unknown += 1
+                    continue
+                perfect.bids += 1
+                perfect.made += not sets
+        for name, (first, second) in defences.items():
+            agents = [bidders[0], first, bidders[1], second]
+            game = deal_to_play(seed, args.mode, agents)
+            seats = nil_bidders(game, args.mode)
+            record = play_out(game, agents)
+            for bidder in seats:
+                tally = tallies[name]
+                tally.bids += 1
+                tally.made += record["tricks"][bidder] == 0
+                tally.ways[how_set(record, bidder)] += 1
+        if count % 25 == 0:
+            print(f"{count} deals, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    kind = "Blind Nil" if args.mode == "blind" else "Nil"
+    print(f"{kind} of {args.bidder} (seats 0, 2), deals {args.deals.start}-{args.deals.stop - 1}: made "
+          "(95% Wilson interval)")
+    if args.perfect:
+        print(f"  perfect-information defence: {perfect.rate()}; {unknown} not solved within {args.max_nodes:,} "
+              f"nodes; {solve_s:.0f} s solving")
+    for name, tally in tallies.items():
+        ways = ", ".join(f"{way} {n}" for way, n in tally.ways.most_common() if way != "not set")
+        print(f"  {name}: {tally.rate()}; sets: {ways or 'none'}")
+
+
+if __name__ == "__main__":
+    main()
