@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 
 from spades_env import records
@@ -115,9 +116,13 @@ def run_local(spec: TournamentSpec, indices: Sequence[int], workers: int) -> Ite
         pool.join()
 
 
-def run_ray(spec: TournamentSpec, indices: Sequence[int], address: str | None = None,
-            chunk: int = 2) -> Iterator[dict]:
-    """Records of ``indices`` as they finish, from Ray tasks (a local Ray instance unless ``address``)."""
+@contextmanager
+def ray_session(address: str | None = None, wanted: bool = True) -> Iterator[None]:
+    """Ray started here unless it runs already (a local instance unless ``address``), shut down at the end; the
+    runs inside reuse it (``spades benchmark`` plays one tournament per cell). Nothing when not ``wanted``."""
+    if not wanted:
+        yield
+        return
     try:
         import ray
     except ImportError:
@@ -127,6 +132,18 @@ def run_ray(spec: TournamentSpec, indices: Sequence[int], address: str | None = 
         ray.init(address=address, include_dashboard=False, log_to_driver=False,
                  runtime_env={"env_vars": {"OMP_NUM_THREADS": "1"}})
     try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_ray(spec: TournamentSpec, indices: Sequence[int], address: str | None = None,
+            chunk: int = 2) -> Iterator[dict]:
+    """Records of ``indices`` as they finish, from Ray tasks (a local Ray instance unless ``address``)."""
+    with ray_session(address):
+        import ray
+
         task = ray.remote(play_indices)
         chunks = iter([list(indices[k:k + chunk]) for k in range(0, len(indices), chunk)])
         spec_ref = ray.put(spec)
@@ -136,9 +153,6 @@ def run_ray(spec: TournamentSpec, indices: Sequence[int], address: str | None = 
             done, pending = ray.wait(pending, num_returns=1)
             pending += [task.remote(spec_ref, c) for c in itertools.islice(chunks, 1)]
             yield from ray.get(done[0])
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def check_backend(backend: str) -> None:
