@@ -157,3 +157,27 @@ def test_library_docs_have_a_snippet_per_library_and_link_every_example():
         compile(code, f"docs/rl_libraries.md {library} snippet", "exec")
     linked = set(re.findall(r"\]\(\.\./(examples/\w+\.py)\)", text))
     assert linked == {f"examples/{p.name}" for p in (root / "examples").glob("*.py") if not p.name.startswith("_")}
+
+
+def test_the_class_without_opponents_plays_the_heuristic_as_make_does():
+    alone = SpadesGymEnv(single_hand=True)
+    made = gymnasium.make(ENV_ID, single_hand=True)
+    for env in (alone, made.unwrapped):
+        assert sorted(env.opponents) == [1, 2, 3]
+        assert {type(agent).__name__ for agent in env.opponents.values()} == {"HeuristicAgent"}
+    _, _, info = play(alone, seed=4)
+    assert "hand_record" in info
+
+
+def test_action_masks_through_the_wrappers_of_make():
+    env = gymnasium.make(ENV_ID, single_hand=True)
+    assert isinstance(env, gymnasium.Wrapper)  # what make returns is wrapped (order enforcer, checker)
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        mask = env.action_masks()
+        assert mask.dtype == bool and (mask == info["action_mask"].astype(bool)).all()
+        obs, _, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
+        done = terminated or truncated
+    assert not env.action_masks().any()
+    assert gymnasium.make(env.spec).action_masks is not None  # the spec (with its wrapper) remakes the env

@@ -25,16 +25,28 @@ count of illegal actions received is kept in ``illegal_actions``.
 
 Opponents are objects here; names (``opponents="heuristic"``) are resolved a
 layer above, by the registered ``gymnasium.make("spades_env/Spades-v0")``
-entry point :func:`spades_env.agents.gym.spades_gym_env`.
+entry point :func:`spades_env.agents.gym.spades_gym_env`. Without opponents
+the class plays the heuristic at the other seats, as ``gymnasium.make`` does:
+the agent is built through the registry, named by a string
+(:data:`AGENT_FACTORY`) like the entry point, so that this layer imports no
+agent code.
+
+``gymnasium.make`` puts its wrappers (the order enforcer, the passive
+checker) around the environment, and gymnasium 1.x wrappers no longer pass
+unknown attributes through; :class:`ActionMasks`, registered as the outermost
+wrapper, gives ``action_masks()`` on what ``gymnasium.make`` returns.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
 import numpy as np
+from gymnasium.envs.registration import WrapperSpec
+from gymnasium.utils import RecordConstructorArgs
 
 from spades_env.agent import ActFunction, Agent, ask, reset_agent
 from spades_env.env import raw_env
@@ -42,6 +54,9 @@ from spades_env.observations import encode
 
 ENV_ID = "spades_env/Spades-v0"
 ILLEGAL_MODES = ("terminate", "raise")
+DEFAULT_OPPONENT = "heuristic"
+AGENT_FACTORY = "spades_env.agents.base:make_agent"
+"""The agent registry's factory, loaded by name when the class is given no opponents."""
 
 Opponent = Agent | ActFunction
 """An agent object, or a bare function with ``Agent.act``'s signature."""
@@ -52,7 +67,8 @@ class SpadesGymEnv(gymnasium.Env):
 
     ``opponents``: one :data:`Opponent` for every other seat (it then plays
     them all, so it must not keep per-seat state), or a mapping
-    ``{seat: Opponent}`` covering each of them. The remaining keyword
+    ``{seat: Opponent}`` covering each of them; None (the default): one
+    :data:`DEFAULT_OPPONENT` agent per seat, as ``gymnasium.make`` gives. The remaining keyword
     arguments (``num_players``, ``observation``, ``reward`` and the rules
     options such as ``single_hand`` or ``target_score``) go to
     :class:`spades_env.env.raw_env`.
@@ -88,6 +104,10 @@ class SpadesGymEnv(gymnasium.Env):
 
     def _build_opponents(self, opponents: Opponent | Mapping[int, Opponent] | None) -> dict[int, Opponent]:
         others = [s for s in range(self.aec.game.num_players) if s not in self.learner_seats]
+        if opponents is None:
+            module, name = AGENT_FACTORY.split(":")
+            make_agent = getattr(importlib.import_module(module), name)
+            return {seat: make_agent(DEFAULT_OPPONENT) for seat in others}
         if isinstance(opponents, Mapping):
             if sorted(opponents) != others:
                 raise ValueError(f"opponents must give an agent for each of seats {others}, got {sorted(opponents)}")
@@ -187,7 +207,20 @@ class SpadesGymEnv(gymnasium.Env):
         return obs["observation"], info
 
 
+class ActionMasks(gymnasium.Wrapper, RecordConstructorArgs):
+    """Gives ``action_masks()`` (sb3-contrib's protocol) on the outside of ``gymnasium.make``'s wrappers."""
+
+    def __init__(self, env: gymnasium.Env) -> None:
+        RecordConstructorArgs.__init__(self)
+        gymnasium.Wrapper.__init__(self, env)
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.unwrapped.action_masks()
+
+
 def register() -> None:
     """Register :data:`ENV_ID` with gymnasium (done when :mod:`spades_env.wrappers` is imported)."""
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="spades_env.agents.gym:spades_gym_env")
+        masks = WrapperSpec("ActionMasks", f"{__name__}:ActionMasks", {})
+        gymnasium.register(id=ENV_ID, entry_point="spades_env.agents.gym:spades_gym_env",
+                           additional_wrappers=(masks,))
