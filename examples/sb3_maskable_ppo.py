@@ -2,6 +2,7 @@
 
     pip install -e ".[sb3]"
     python examples/sb3_maskable_ppo.py --timesteps 50000 --opponents heuristic
+    python examples/sb3_maskable_ppo.py --timesteps 512 --eval-games 20    # a smoke run: one update
 
 It saves the model (``model.save``) and scores that file, loaded as the agent
 ``sb3:PATH``, in duplicate matches against the heuristic and random; the same
@@ -40,17 +41,20 @@ def train(timesteps: int = 20_000, seed: int = 0, **env_kwargs) -> tuple[Maskabl
     recorder = LossRecorder()
     model.set_logger(Logger(folder=None, output_formats=[recorder]))
     model.learn(total_timesteps=timesteps)
+    # sb3 writes an update's figures at the start of the next rollout, so the last update's are still pending.
+    model.logger.dump(step=model.num_timesteps)
     return model, recorder.rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timesteps", type=int, default=50_000)
+    parser.add_argument("--timesteps", type=int, default=50_000,
+                        help="environment steps; one update per 512 (rounded up)")
     parser.add_argument("--opponents", default="heuristic", help="agent name for the other three seats")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", default="results/sb3_policy.zip", help="where model.save() writes the policy")
     parser.add_argument("--eval-games", type=int, default=400, help="games per duplicate match (two per deal)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     torch.set_num_threads(1)  # small networks: more CPU threads only contend
     env_kwargs = {"opponents": args.opponents, "illegal_action": "raise"}
     model, rows = train(args.timesteps, args.seed, single_hand=True, **env_kwargs)
