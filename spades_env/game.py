@@ -12,7 +12,6 @@ State is kept in plain Python ints and lists (hands are 52-bit masks, see
 from __future__ import annotations
 
 import numbers
-from dataclasses import asdict, dataclass
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -33,6 +32,7 @@ from .cards import (
     to_card,
     trick_winner,
 )
+from .rules import SpadesConfig, check_int
 from .scoring import SideScore, decide_winner, score_side
 
 
@@ -62,54 +62,6 @@ _NUM_ACTIONS = A.NUM_ACTIONS
 
 class IllegalActionError(ValueError):
     """An action that is not legal now; the game is left exactly as it was."""
-
-
-def _check_int(name: str, value, low: int | None = None, high: int | None = None, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer{' or None' if allow_none else ''}, got {value!r}")
-    if low is not None and value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value!r}")
-    if high is not None and value > high:
-        raise ValueError(f"{name} must be <= {high}, got {value!r}")
-
-
-@dataclass(frozen=True)
-class SpadesConfig:
-    """Every Option of docs/rules.md; the defaults are the rules as written.
-
-    ``max_hands`` ends an endless game by truncation (never a win);
-    ``single_hand`` ends the episode after one hand (a training mode; the
-    side with more points in the hand is the winner, a tie has none).
-    """
-
-    num_players: int = 4
-    target_score: int = 500
-    bag_limit: int = 10
-    bag_penalty: int = 100
-    nil: bool = True
-    blind_nil: bool = True
-    blind_nil_min_deficit: int | None = None
-    mercy_threshold: int | None = None
-    max_hands: int = 50
-    single_hand: bool = False
-
-    def __post_init__(self) -> None:
-        if self.num_players not in (2, 4) or isinstance(self.num_players, bool):
-            raise ValueError(f"num_players must be 4 (partnership) or 2 (two-player), got {self.num_players!r}")
-        _check_int("target_score", self.target_score, low=1)
-        _check_int("bag_limit", self.bag_limit, low=1)
-        _check_int("bag_penalty", self.bag_penalty, low=0)
-        _check_int("blind_nil_min_deficit", self.blind_nil_min_deficit, low=0, allow_none=True)
-        _check_int("mercy_threshold", self.mercy_threshold, high=self.target_score - 1, allow_none=True)
-        _check_int("max_hands", self.max_hands, low=1)
-        for name in ("nil", "blind_nil", "single_hand"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def _copy_generator(generator: np.random.Generator) -> np.random.Generator:
@@ -221,7 +173,7 @@ class SpadesGame:
         n = self.num_players
         hands = None if deal is None else self._check_deal(deal)
         if dealer is not None:
-            _check_int("dealer", dealer, low=0, high=n - 1)
+            check_int("dealer", dealer, low=0, high=n - 1)
         self.scores = self._check_pair("scores", scores, low=None)
         self.bags = self._check_pair("bags", bags, low=0, high=self.config.bag_limit - 1)
         if seed is not None or self.rng is None:  # as gymnasium: no seed continues the current generator
@@ -241,7 +193,7 @@ class SpadesGame:
         if len(value) != 2:
             raise ValueError(f"{name} must give 2 values (one per side), got {value!r}")
         for v in value:
-            _check_int(name, v, low=low, high=high)
+            check_int(name, v, low=low, high=high)
         return [int(v) for v in value]
 
     def _check_deal(self, deal) -> list[int]:
@@ -327,7 +279,7 @@ class SpadesGame:
 
     def _blind_nil_allowed(self, player: int) -> bool:
         cfg = self.config
-        if not (cfg.blind_nil and cfg.nil):  # Blind Nil is a Nil bid: no Nil, no Blind Nil
+        if not cfg.blind_nil_offered:
             return False
         if cfg.blind_nil_min_deficit is None:
             return True

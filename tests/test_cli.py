@@ -56,7 +56,9 @@ def test_your_own_bot_from_its_folder_with_arguments_and_no_pythonpath(tmp_path)
     assert summary["spec"]["labels"] == ["lowest", "heuristic"] and summary["games_played"] == 4
     assert summary["pairings"][0]["a"] == "lowest"
     assert summary["spec"]["config"]["target_score"] == 300 and summary["spec"]["config"]["nil"] is False
-    assert "Rules: num_players 4, target_score 300" in (tmp_path / "out" / "summary.md").read_text()
+    summary_md = (tmp_path / "out" / "summary.md").read_text()
+    assert "Rules: default rules + target score 300, nil off." in summary_md
+    assert "Every rule option: num_players 4, target_score 300" in summary_md
 
 
 # ------------------------------------------------------------------ rule options

@@ -1,10 +1,10 @@
 """Duplicate round-robin tournaments between agents (``spades tournament``).
 
 The command line: parse the options into a :class:`.schedule.TournamentSpec`
-(every rule option of ``spades_v0`` is a flag, generated from
-:class:`~spades_env.game.SpadesConfig`), check the agents and the output
-folder before anything is written (:func:`.run.check_run`), run, and print
-the summary. An input error is one line and exit status 2.
+(``--rules PRESET``, and every rule option of ``spades_v0`` as a flag that
+overrides it, generated from :mod:`spades_env.rules`), check the agents and
+the output folder before anything is written (:func:`.run.check_run`), run,
+and print the summary. An input error is one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from spades_env.game import SpadesConfig
+from spades_env.rules import OPTIONS, add_rule_arguments, flag_of, rule_overrides
 
 from ..base import AgentSpecError, load_agents_file
 from ..cli import ArgumentParser, int_at_least, positive_int
@@ -28,42 +28,6 @@ from .run import RunInputError, run_tournament
 from .schedule import TournamentSpec
 
 PROG = "spades tournament"
-
-# One line of help per SpadesConfig field: a new rule option without one fails the parser's construction
-# (and tests/test_cli.py), so every option of spades_v0 stays settable here.
-RULE_HELP = {
-    "num_players": "4 (partnership Spades) or 2 (two-player Spades)",
-    "target_score": "a side reaching this score wins the game",
-    "bag_limit": "every N bags (overtricks) cost --bag-penalty points",
-    "bag_penalty": "points lost each time a side's bags reach --bag-limit",
-    "nil": "allow Nil bids (--no-nil also removes Blind Nil)",
-    "blind_nil": "allow Blind Nil bids",
-    "blind_nil_min_deficit": "offer Blind Nil only to a side trailing by at least this many points "
-                             "(default: whenever Blind Nil is allowed)",
-    "mercy_threshold": "a side at or below this score loses, e.g. -350 (default: no mercy rule)",
-    "max_hands": "a game still open after this many hands is a draw",
-    "single_hand": "boards of one hand instead of games to the target score",
-}
-RULE_CHOICES = {"num_players": (4, 2)}
-
-
-def _rule_flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
-
-
-def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
-    """One flag per rule option, with SpadesConfig's defaults: ``--bag-limit 5``, ``--no-nil``, ``--single-hand``."""
-    group = parser.add_argument_group("rules (the options of spades_v0, docs/rules.md)")
-    for f in dataclasses.fields(SpadesConfig):
-        flag, help_text = _rule_flag(f.name), RULE_HELP[f.name]
-        if f.default is False:
-            group.add_argument(flag, action="store_true", help=help_text)
-        elif f.default is True:
-            group.add_argument(flag, action=argparse.BooleanOptionalAction, default=True, help=help_text)
-        else:
-            group.add_argument(flag, type=int, default=f.default, choices=RULE_CHOICES.get(f.name),
-                               metavar=None if f.name in RULE_CHOICES else "N", help=help_text)
-
 
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog=PROG, description="A duplicate round robin between agents: every board (a fixed "
@@ -99,9 +63,9 @@ def spec_from_args(args: argparse.Namespace) -> TournamentSpec:
     """The tournament the options describe; raises ValueError (AgentSpecError) on a bad agents file or option."""
     agents = load_agents_file(args.agents_file) if args.agents_file else args.agents
     fixed = {f.name for f in dataclasses.fields(TournamentSpec)}
-    rules = {f.name: getattr(args, f.name) for f in dataclasses.fields(SpadesConfig)}
+    rules = rule_overrides(args)
     return TournamentSpec(agents=tuple(agents), games=args.games, seed=args.seed, include_self=args.include_self,
-                          **{k: v for k, v in rules.items() if k in fixed},
+                          preset=args.rules, **{k: v for k, v in rules.items() if k in fixed},
                           rules={k: v for k, v in rules.items() if k not in fixed})
 
 
@@ -117,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AgentSpecError as exc:
         return _fail(str(exc))
     except ValueError as exc:  # a rule option the engine refuses, e.g. --mercy-threshold above the target
-        return _fail(re.sub(r"\b[a-z]+(_[a-z]+)+\b", lambda m: _rule_flag(m[0]) if m[0] in RULE_HELP else m[0],
+        return _fail(re.sub(r"\b[a-z]+(_[a-z]+)+\b", lambda m: flag_of(m[0]) if m[0] in OPTIONS else m[0],
                             str(exc)))
     start = time.perf_counter()
     try:

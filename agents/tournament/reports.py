@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from spades_env.rules import SpadesConfig, describe
+
 
 def _fmt(x: float | None, digits: int = 1, pct: bool = False) -> str:
     if x is None:
@@ -64,13 +66,21 @@ def _rules_text(config: dict) -> str:
     return ", ".join(f"{k} {'none' if v is None else v}" for k, v in config.items())
 
 
+def rules_line(spec: dict) -> str | None:
+    """The run's rules in one readable line, its preset named ("house rules (...)"); None without a config."""
+    if "config" not in spec:
+        return None
+    return spec.get("rules_described") or describe(SpadesConfig(**spec["config"]))
+
+
 def markdown_report(summary: dict) -> str:
     spec = summary["spec"]
     variant = f"{spec['num_players']} players, " + ("single-hand boards" if spec["single_hand"]
                                                     else f"games to {spec['target_score']}")
     out = [f"# Duplicate tournament ({variant}, seed {spec['seed']})", "",
            f"{summary['games_played']} of {summary['games_planned']} games played.", "",
-           *([f"Rules: {_rules_text(spec['config'])}.", ""] if "config" in spec else []),
+           *([f"Rules: {rules_line(spec)}.", "", f"Every rule option: {_rules_text(spec['config'])}.", ""]
+             if "config" in spec else []),
            "## Pairings", "",
            "Points per deal: A's side minus B's side per hand, averaged per board (both games of a deal "
            "sequence), 95% CI over boards.", "",
@@ -216,6 +226,9 @@ def write_reports(out: Path, summary: dict, plot: bool = True) -> None:
 
 
 def print_summary(summary: dict, file=sys.stdout) -> None:
+    rules = rules_line(summary["spec"])
+    if rules:
+        print(f"rules: {rules}", file=file)
     for p in summary["pairings"]:
         ci = p["points_per_deal_diff"]
         print(f"{p['a']} vs {p['b']}: {p['games']} games, {p['a']} wins {_fmt(p['win_rate_a'], 1, True)}, "

@@ -47,6 +47,10 @@ def load_records(path: Path) -> dict[int, dict]:
     return done
 
 
+# What may differ when a folder is resumed: the length of the run, and how the rules were spelled.
+RESUMABLE_CHANGES = ("games", "preset", "rules", "rules_described")
+
+
 class RunInputError(ValueError):
     """A tournament that cannot start as given (an agent, its variant, the output folder); nothing was written."""
 
@@ -63,7 +67,8 @@ def _check_folder(spec: TournamentSpec, out: Path) -> None:
     if not path.exists() or not records_path.exists() or records_path.stat().st_size == 0:
         return  # nothing recorded yet: any settings may (re)start here
     mine, theirs = spec.to_dict(), json.loads(path.read_text())
-    diff = [k for k in mine if k != "games" and theirs.get(k) != mine[k]]
+    # "config" holds every rule option in effect, however the preset and overrides spelled them
+    diff = [k for k in mine if k not in RESUMABLE_CHANGES and theirs.get(k) != mine[k]]
     if diff:
         raise RunInputError(f"{out} holds a different tournament ({', '.join(diff)} differ); "
                             "use another --out or the same settings")
@@ -156,18 +161,20 @@ def _per_seat(agent: AgentSource, num_players: int) -> list[Agent]:
 
 def evaluate(agent_a: AgentSource, agent_b: AgentSource, *,
              games: int = 200, seed: int = 0, num_players: int = 4, single_hand: bool = False,
-             target_score: int = 500, max_hands: int = 50, rules: dict | None = None) -> dict:
+             target_score: int | None = None, max_hands: int | None = None, rules: dict | None = None,
+             preset: str = "default") -> dict:
     """A duplicate match between two agents in this process, without files (for training-time evaluation).
 
     Agents are given as registry specs, zero-argument factories, or agent
     objects; an object plays every seat of its side, so it must not keep
     per-seat state between calls (``reset`` is called for each seat it
-    holds). ``rules`` sets the other options of the config (``{"nil": False}``).
+    holds). ``preset`` names the rules (:data:`spades_env.rules.PRESETS`), ``rules`` overrides its other
+    options (``{"nil": False}``); ``target_score`` and ``max_hands`` None: the preset's.
     Returns :func:`spades_env.agents.tournament.stats.pairing_stats` of A against B.
     """
     spec = TournamentSpec(agents=("a", "b"), games=games, seed=seed, num_players=num_players,
                           single_hand=single_hand, target_score=target_score, max_hands=max_hands,
-                          rules=rules or {})
+                          rules=rules or {}, preset=preset)
     pools = [_per_seat(agent_a, num_players), _per_seat(agent_b, num_players)]
     played = []
     for index in range(spec.total_games):

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from spades_env.game import SpadesConfig
+from spades_env.rules import SpadesConfig, describe
 
 from ..base import display_name
 
@@ -59,10 +59,11 @@ class TournamentSpec:
     seed: int = 0
     num_players: int = 4
     single_hand: bool = False
-    target_score: int = 500
-    max_hands: int = 50
+    target_score: int | None = None  # None: the preset's
+    max_hands: int | None = None  # None: the preset's
     include_self: bool = False
     rules: Mapping[str, Any] = field(default_factory=dict)  # the other SpadesConfig options: nil, bag_limit, ...
+    preset: str = "default"  # the rule preset (spades_env.rules.PRESETS) that ``rules`` and the fields above override
     labels: tuple[str, ...] = field(default=(), init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -78,11 +79,15 @@ class TournamentSpec:
         other = {f.name for f in fields(SpadesConfig)} - {f.name for f in fields(self)}
         if not set(self.rules) <= other:
             raise ValueError(f"rules takes the options {sorted(other)}, got {sorted(set(self.rules) - other)}")
+        base = SpadesConfig.from_preset(self.preset)  # validates the preset's name
+        for name in ("target_score", "max_hands"):
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, getattr(base, name))
         self.config()  # validate the rules options now
 
     def config(self) -> SpadesConfig:
-        return SpadesConfig(num_players=self.num_players, single_hand=self.single_hand,
-                            target_score=self.target_score, max_hands=self.max_hands, **self.rules)
+        return SpadesConfig.from_preset(self.preset, num_players=self.num_players, single_hand=self.single_hand,
+                                        target_score=self.target_score, max_hands=self.max_hands, **self.rules)
 
     @property
     def pairings(self) -> list[tuple[int, int]]:
@@ -133,4 +138,5 @@ class TournamentSpec:
         d["agents"], d["labels"] = list(self.agents), list(self.labels)
         d["schedule"] = SCHEDULE_VERSION
         d["config"] = self.config().to_dict()  # every rule option, defaults included
+        d["rules_described"] = describe(self.config())
         return d
