@@ -176,6 +176,14 @@ def _is_kwargs(part: str) -> bool:
     return all(_KWARG.match(item) for item in _split(part, ","))
 
 
+def _bad_kwargs(part: str, text: str) -> AgentSpecError:
+    """The error for keyword arguments with an item that is not ``key=value`` (a bare comma in a value)."""
+    bad = next(item for item in _split(part, ",") if not _KWARG.match(item))
+    what = f"{bad!r}, which is not key=value" if bad else "an empty item (a stray comma)"
+    return AgentSpecError(f"agent spec {text!r}: the keyword arguments {part!r} have {what}; a value holding "
+                          f"a comma is written as JSON, key=\"a,b\" or key=[\"a\",\"b\"]")
+
+
 def _parse_kwargs(part: str, text: str) -> dict[str, Any]:
     kwargs: dict[str, Any] = {}
     for item in _split(part, ","):
@@ -199,6 +207,8 @@ class AgentSpec:
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
         parts = _split(text.strip(), ":")
+        if len(parts) > 1 and _KWARG.match(parts[-1]) and not _is_kwargs(parts[-1]):
+            raise _bad_kwargs(parts[-1], text)
         kwargs = _parse_kwargs(parts.pop(), text) if len(parts) > 1 and _is_kwargs(parts[-1]) else {}
         if not all(parts):
             raise AgentSpecError(f"cannot read agent spec {text!r}: expected {SHAPES}")

@@ -122,6 +122,8 @@ def test_modules_of_the_current_directory_and_files_by_path(here):
     ("broken:Bot", r"loading broken.py failed: SyntaxError: .*\(broken.py:2\)"),
     ("raises:Bot", r"loading raises.py failed: ZeroDivisionError: division by zero \(raises.py:1\)"),
     ("random:Random", r"made a Random, which has no act"),
+    ("mybot:LowestCard:style=a,b", r"keyword arguments 'style=a,b' have 'b', which is not key=value; .* key=\"a,b\""),
+    ("mybot:LowestCard:bid=4,", r"have an empty item \(a stray comma\)"),
 ])
 def test_spec_errors_are_one_line_and_say_what_would_work(here, spec, message):
     (here / "broken.py").write_text("class Bot:\n    def act(self\n")
