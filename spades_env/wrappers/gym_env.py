@@ -69,9 +69,9 @@ class SpadesGymEnv(gymnasium.Env):
     them all, so it must not keep per-seat state), or a mapping
     ``{seat: Opponent}`` covering each of them; None (the default): one
     :data:`DEFAULT_OPPONENT` agent per seat, as ``gymnasium.make`` gives. The remaining keyword
-    arguments (``num_players``, ``observation``, ``reward`` and the rules
-    options such as ``single_hand`` or ``target_score``) go to
-    :class:`spades_env.env.raw_env`.
+    arguments (``num_players``, ``observation``, ``reward``, the rule preset
+    ``rules="house"`` and the rule options such as ``single_hand`` or
+    ``target_score``) go to :class:`spades_env.env.raw_env`.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
