@@ -19,8 +19,8 @@ side). What each row times:
 
 Rows run in alternating rounds so a machine shared with other jobs loads
 them alike. Add a row by writing a ``run_*(budget, rng) -> Tally | None``
-function and listing it in :func:`rows` (issue 7 adds the batched vector
-engine, one row per batch size).
+function and listing it in :func:`rows` (the batched engine has one row per
+batch size).
 
 - ``vector engine, B=N``: the batched engine (:mod:`spades_env.vector`)
   stepping N single hands at once; one decision is one game's action, and
@@ -334,7 +334,7 @@ def _load(load: tuple[float, float, float]) -> str:
     return " / ".join(f"{x:.2f}" for x in load)
 
 
-# ------------------------------------------------------------ the batched engine (issue 7)
+# ------------------------------------------------------------ the batched engine
 
 VECTOR_BATCH_SIZES = (1, 64, 256, 1024, 4096)
 UINT8_BATCH_SIZES = (512, 1024, 2048, 4096)

@@ -9,9 +9,9 @@ trains its own copy of a fresh network (the same seed) with its own config:
 * ``now``: this trainer with its defaults (the recipe ``spades train`` runs);
 * ``now-fp32``, ``now-no-worker``, ``now-1thread``: the same without
   bfloat16 matmuls, without the worker process, and with the update on one
-  torch thread (the default until 2026-12-02; ``now-2threads``: two, today's
-  default), to show what each contributes; ``now-256-hands``: rollouts
-  of 256 hands, the default until 2026-12-03 (512 since);
+  torch thread (``now-2threads``: two, the default), to show what each
+  contributes; ``now-256-hands``: rollouts of 256 hands (the default is
+  512);
   ``now-old-recipe``: this trainer with ``before``'s recipe (no card
   features, no teacher, no score context, 128 hands, its opponent mix), to
   tell the code from the recipe.
@@ -56,7 +56,7 @@ from spades_env.agents.ppo.rollout import GameCollector
 from spades_env.agents.ppo.run_folder import TrainingState
 from spades_env.agents.ppo.vector_rollout import VectorCollector
 
-BASELINE = "9c5f70c"  # the trainer before issue 14's restructure (3 collectors, fp32 update, 128 hands)
+BASELINE = "9c5f70c"  # the trainer before its restructure (3 collectors, fp32 update, 128 hands)
 POOL = 3  # snapshots in the pool, so that pool hands are played
 OLD_RECIPE = {"card_features": False, "teacher_coef": 0.0, "score_context": 0.0, "num_envs": 128,
               "p_self": 0.25, "p_pool": 0.25, "p_heuristic": 0.45, "p_random": 0.05}  # before's defaults
@@ -75,7 +75,7 @@ def now_iteration(overrides: dict, seed: int):
 
 
 def iteration_of(trainer, overrides: dict, seed: int):
-    """One iteration of a trainer of today's shape (``trainer.train.ppo_iteration``: plan, collect, GAE, update)."""
+    """One iteration of a trainer of the current shape (``trainer.train.ppo_iteration``: plan, collect, GAE, update)."""
     cfg = trainer.config.PPOConfig(**{"seed": seed, **overrides})
     state = trainer.run_folder.TrainingState.fresh(cfg)
     for _ in range(POOL):
@@ -94,8 +94,8 @@ def iteration_of(trainer, overrides: dict, seed: int):
 
 def before_iteration(commit: str, overrides: dict, seed: int):
     """One training iteration of the trainer at ``commit`` (its defaults plus ``overrides``), as a closure, with
-    its config and what closes its collector: a trainer of today's shape runs as :func:`iteration_of`, an
-    older one (before issue 14's restructure, such as :data:`BASELINE`) through its own calls."""
+    its config and what closes its collector: a trainer of the current shape runs as :func:`iteration_of`, an
+    older one (before the restructure, such as :data:`BASELINE`) through its own calls."""
     old = import_trainer_at(commit)
     if hasattr(old.train, "ppo_iteration"):
         return iteration_of(old, overrides, seed)
@@ -123,7 +123,7 @@ def before_iteration(commit: str, overrides: dict, seed: int):
 
 def import_trainer_at(commit: str):
     """The ``agents/ppo`` package of ``commit``, read from git into a temporary folder and imported as
-    ``ppo_<commit>`` (its modules as attributes); it runs on today's engine and agents. The folder goes on
+    ``ppo_<commit>`` (its modules as attributes); it runs on this checkout's engine and agents. The folder goes on
     ``sys.path`` and ``PYTHONPATH`` so that the collector's worker process imports the package too."""
     repo = Path(__file__).resolve().parents[1]
     git = ["git", "-C", str(repo)]

@@ -68,7 +68,7 @@ class Solver:
         self.table = SearchTable(DEFAULT_TABLE_BITS)
         if module.ENTRY_WORDS != kernel.ENTRY_WORDS:
             self.table.words = np.zeros((len(self.table.words), module.ENTRY_WORDS), np.int64)
-        # kernels since 2026-12-03 take ``one_best`` (False here: value and every optimal card, as before)
+        # newer kernels take ``one_best`` (False here: the value and every optimal card, as older ones give)
         self.one_best = (False,) if "one_best" in inspect.signature(module.solve_root.py_func).parameters else ()
 
     def solve(self, a: dict) -> int:

@@ -3,7 +3,7 @@ and the bit gather and scatter of BMI2 (``pext`` / ``pdep``).
 
 Each is one instruction where the CPU has one (LLVM's ``ctpop``, and numba's ``trailing_zeros`` /
 ``leading_zeros`` intrinsics): written as loops or SWAR sums they took 40% of a solver node's time at
-10 tricks left (2026-12-02). The double-dummy solver (:mod:`spades_env.solver.kernel`) and the batched
+10 tricks left. The double-dummy solver (:mod:`spades_env.solver.kernel`) and the batched
 engine's kernels (:mod:`spades_env.vector.kernels`) share them; importing this module loads numba, so
 only those import it.
 

@@ -92,7 +92,7 @@ def behaviour_clone(cfg: PPOConfig, state: TrainingState, collector: Collector, 
             bar.close()
             return None
         began = time.perf_counter()
-        with torch_threads(cfg.torch_threads):  # an update like PPO's (it ran on one thread until 2026-12-04)
+        with torch_threads(cfg.torch_threads):  # as PPO's update: its matrix products are most of an epoch
             nll = fit_epoch(cfg, state.model, optimizer, data, split, state.generator)
         state.clone.update(epochs_done=state.clone["epochs_done"] + 1, optimizer=optimizer.state_dict())
         run.save(state, cfg)

@@ -36,10 +36,9 @@ from .vector_rollout import VectorCollector
 # step, ~0.1 ms, is not repaid): the two broke even near 12 hands in bench_ppo's collection table.
 MIN_VECTOR_HANDS = 16
 # A batched-engine hand's CPU time in hands with a registry agent, with the default recipe (card features, the
-# teacher on half the card plays). It only sets how the agent hands are shared out. 0.7 balanced the two
-# processes' collection CPU on 2026-12-01; since the heuristic's card play is compiled, with 0.7 this process
-# played no agent hand and waited for the worker: 0.35 against 0.7, `bench_ppo --baseline HEAD --ways before
-# now` on 2026-12-04 (an AMD EPYC), collection 0.90-0.95x and end to end 1.08x, 1.06x and 1.04x in three runs.
+# teacher on half the card plays). It only sets how the agent hands are shared out: with the heuristic's card
+# play compiled, 0.7 left this process no agent hand, waiting for the worker; 0.35 against 0.7 (`bench_ppo
+# --baseline HEAD --ways before now`): collection 0.90-0.95x, end to end 1.04x-1.08x in three paired runs.
 VECTOR_HAND_COST = 0.35
 
 

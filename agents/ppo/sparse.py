@@ -9,7 +9,7 @@ non-zero entries alone the layer is a sum of the weight's columns (torch's
 ``embedding_bag``) forwards, and a scatter of the output gradient into those
 columns backwards (a compiled loop on the update's threads: torch's own
 backward of ``embedding_bag`` is slower than the dense product). Measured on
-a minibatch of 4,480 rows, two threads, a 2-core AMD EPYC without bfloat16:
+a minibatch of 4,480 rows, two threads, a 2-core CPU without bfloat16 matmuls:
 forwards 31-36 -> 5-7 ms, the weight gradient 22-27 -> 7-8 ms; a whole
 update of 17,463 rows 2.2 -> 0.75 s. The values are the dense layer's up to
 float32 rounding. Tried and dropped: the same on the play-time batches of a
