@@ -44,7 +44,10 @@ def agent_id(seat: int) -> str:
 
 
 def _library(prefix: str) -> ModuleType:
-    """Import the library behind ``prefix``, or say which extra installs it."""
+    """Import the library behind ``prefix`` with its known noise silenced, or say which extra installs it."""
+    from spades_env.wrappers.quiet import quiet  # here: the wrappers package imports gymnasium
+
+    quiet(prefix)
     try:
         return importlib.import_module(EXTRAS[prefix])
     except ImportError as exc:

@@ -2,6 +2,7 @@
 
     pip install -e ".[rllib]"
     python examples/rllib_ppo.py --iterations 10
+    python examples/rllib_ppo.py --iterations 1 --batch-size 200 --eval-games 20    # a smoke run
 
 It saves the algorithm (``Algorithm.save_to_path``) and scores that
 checkpoint, loaded as the agent ``rllib:PATH`` (its RLModules, read with
@@ -18,19 +19,17 @@ import ray
 import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
 
 from spades_env.agents.library import score, score_lines
-from spades_env.wrappers.rllib import RLlibSpadesEnv, team_of
+from spades_env.wrappers.rllib import RLlibSpadesEnv, masking_module_spec, team_of
 
 TEAMS = ("team_0", "team_1")
 
 
 def make_config(env_config: dict, batch_size: int = 2000, num_env_runners: int = 0) -> PPOConfig:
     register_env("spades", RLlibSpadesEnv)
-    module = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config={"head_fcnet_hiddens": [128]})
+    module = masking_module_spec(hidden=128)
     return (
         PPOConfig()
         # RLlib's env check sends a random, unmasked action, which this environment rejects (ValueError).
@@ -59,13 +58,13 @@ def train(iterations: int = 10, batch_size: int = 2000, save: str | None = None,
         algo.stop()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--batch-size", type=int, default=2000, help="environment steps per iteration")
     parser.add_argument("--save", default="results/rllib_checkpoint", help="folder the checkpoint is written to")
     parser.add_argument("--eval-games", type=int, default=400, help="games per duplicate match (two per deal)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     torch.set_num_threads(1)  # small networks: more CPU threads only contend
     ray.init(include_dashboard=False)
     for i, learners in enumerate(train(args.iterations, args.batch_size, args.save, single_hand=True)):

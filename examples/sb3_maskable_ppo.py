@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(1)  # small networks: more CPU threads only contend
     env_kwargs = {"opponents": args.opponents, "illegal_action": "raise"}
     model, rows = train(args.timesteps, args.seed, single_hand=True, **env_kwargs)
-    print(f"{len(rows)} updates, last loss {rows[-1]['train/loss']:.4f}")
+    print(f"updates: {len(rows)}, last loss {rows[-1]['train/loss']:.4f}")
     print("illegal actions sent:", sum(model.get_env().get_attr("illegal_actions")))
     model.save(args.save)
     print(f"saved {args.save}; scoring it as the agent sb3:{args.save} on seeded single-hand deals")

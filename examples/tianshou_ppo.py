@@ -2,6 +2,7 @@
 
     pip install -e ".[tianshou]"
     python examples/tianshou_ppo.py --iterations 20 --episodes 16
+    python examples/tianshou_ppo.py --iterations 1 --episodes 2 --eval-games 20    # a smoke run
 
 It saves the multi-agent policy whole (``torch.save(policy, path)``, as
 Tianshou's ``PolicyPersistence`` does) and scores that file, loaded as the

@@ -2,6 +2,7 @@
 
     pip install -e ".[torchrl]"
     python examples/torchrl_ppo.py --iterations 20 --frames 1024
+    python examples/torchrl_ppo.py --iterations 1 --frames 256 --eval-games 20    # a smoke run
 
 It saves both sides' actors (a ``torchrl.checkpoint`` archive) and scores
 that file, loaded as the agent ``torchrl:PATH``, in duplicate matches against

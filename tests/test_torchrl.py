@@ -1,14 +1,12 @@
-"""TorchRL's PettingZooWrapper with a team group map: collection, PPO losses, a saved policy in a tournament
-(extra ``[torchrl]``)."""
-
-import math
+"""TorchRL's PettingZooWrapper with a team group map: masks, a saved policy in a tournament (extra
+``[torchrl]``); the example's training runs in tests/test_examples.py."""
 
 import pytest
 import torch
 
 pytest.importorskip("torchrl", reason="extra [torchrl] not installed: pip install -e '.[torchrl]'")
 
-from rl_guard import assert_plays_legally, engine_actions, example, one_torch_thread, tournament_summary  # noqa: E402
+from rl_guard import assert_plays_legally, tournament_summary  # noqa: E402
 
 from spades_env.actions import NUM_ACTIONS  # noqa: E402
 from spades_env.observations import observation_size  # noqa: E402
@@ -33,16 +31,6 @@ def test_team_groups_and_masks():
     assert seat == env._env.unwrapped.game.current_player
     legal = set(env._env.unwrapped.game.legal_actions())
     assert set(td[group, "action_mask"][index].nonzero().flatten().tolist()) == legal
-
-
-def test_ppo_collection_and_loss(tmp_path):
-    train = example("torchrl_ppo")["train"]
-    with one_torch_thread(), engine_actions() as counts:
-        rows = train(iterations=2, frames_per_batch=256, seed=0, save=tmp_path / "policy.ckpt", single_hand=True)
-    assert counts["illegal"] == 0 and counts["actions"] == 512  # one frame is one seat's action
-    assert len(rows) == 2
-    assert all(math.isfinite(v) for row in rows for v in row.values())
-    assert load_policy(tmp_path / "policy.ckpt")[1] == team_group_map(4)
 
 
 def test_saved_policy_plays_a_tournament(tmp_path):

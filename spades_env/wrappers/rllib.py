@@ -7,7 +7,9 @@ lacks is the layout RLlib's action-masking RLModule
 (``ray.rllib.examples.rl_modules.classes.action_masking_rlm.ActionMaskingTorchRLModule``)
 expects: a ``Dict`` with ``"observations"`` (plural; ``spades_v0`` says
 ``"observation"``) and ``"action_mask"``. :class:`RLlibSpadesEnv` renames the
-key; the game and its values are untouched.
+key; the game and its values are untouched. :func:`masking_module_spec` is
+that module's spec, imported once this module has silenced the deprecations
+Ray's own module logs (:mod:`spades_env.wrappers.quiet`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,15 @@ from __future__ import annotations
 from typing import Any
 
 from gymnasium import spaces
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
 from spades_env import spades_v0
 from spades_env.game import SpadesGame
+
+from .quiet import quiet
+
+quiet("rllib")
 
 _SIDE_OF = SpadesGame(num_players=4).side_of  # seats 0 and 1 are on sides 0 and 1 in the two-player game too
 
@@ -52,3 +59,10 @@ class RLlibSpadesEnv(PettingZooEnv):
 
 def _rename(obs: dict[str, dict]) -> dict[str, dict]:
     return {agent: {"observations": o["observation"], "action_mask": o["action_mask"]} for agent, o in obs.items()}
+
+
+def masking_module_spec(hidden: int = 128) -> RLModuleSpec:
+    """RLlib's ``ActionMaskingTorchRLModule`` with one hidden layer of ``hidden`` units, as a spec."""
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    return RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config={"head_fcnet_hiddens": [hidden]})

@@ -44,11 +44,14 @@ from torch import nn
 
 from spades_env import spades_v0
 
+from .quiet import quiet
+
 
 class TianshouSpadesEnv(PettingZooEnv):
     """``spades_v0.env(**env_kwargs)`` as a Tianshou ``PettingZooEnv`` with empty infos (see the module docstring)."""
 
     def __init__(self, **env_kwargs: Any) -> None:
+        quiet("tianshou")
         super().__init__(spades_v0.env(**env_kwargs))
 
     def reset(self, *args: Any, **kwargs: Any) -> tuple[dict, dict]:

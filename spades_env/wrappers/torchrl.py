@@ -32,6 +32,8 @@ from torchrl.modules import MaskedCategorical, ProbabilisticActor
 from spades_env import spades_v0
 from spades_env.game import SpadesGame
 
+from .quiet import quiet
+
 POLICY_FORMAT = "spades_env.torchrl_policy/1"
 """Written into a saved policy's metadata, so that :func:`load_policy` can tell what it reads."""
 
@@ -45,6 +47,7 @@ def team_group_map(num_players: int = 4) -> dict[str, list[str]]:
 def make_torchrl_env(seed: int | None = None, device: str = "cpu", **env_kwargs: Any) -> PettingZooWrapper:
     """``spades_v0.env(**env_kwargs)`` wrapped for TorchRL, grouped by side (:func:`team_group_map`)."""
     groups = team_group_map(env_kwargs.get("num_players", 4))
+    quiet("torchrl")
     return PettingZooWrapper(spades_v0.env(**env_kwargs), use_mask=True, group_map=groups, categorical_actions=True,
                              seed=seed, device=device)
 
