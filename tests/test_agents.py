@@ -216,17 +216,25 @@ def test_partner_safe_is_the_threshold_for_overtaking_a_partner():
     assert act(trusting, game) == str_to_card("2C")
 
 
-def test_the_params_sweep_measures_each_threshold_around_its_default():
-    from spades_env.experiments.heuristic_params import SWEEPS, run
+def test_the_params_sweeps_measure_each_threshold_around_its_default():
+    from spades_env.experiments.heuristic_params import HIGH, LOW, SWEEPS_V1, SWEEPS_V2, V2, run
 
-    assert len({s.name for s in SWEEPS}) == len({s.seed for s in SWEEPS}) == len(SWEEPS)
-    for sweep in SWEEPS:
-        assert sweep.lower < getattr(DEFAULT, sweep.name) < sweep.higher, sweep
-    first = SWEEPS[0]
+    for sweeps in (SWEEPS_V1, SWEEPS_V2):
+        assert len({s.name for s in sweeps}) == len({s.seed for s in sweeps}) == len(sweeps)
+    assert len({s.seed for s in SWEEPS_V1 + SWEEPS_V2}) == len(SWEEPS_V1) + len(SWEEPS_V2)
+    for sweep in SWEEPS_V1:  # v1's neighbours of each default
+        lower, higher = sweep.values
+        assert lower < getattr(DEFAULT, sweep.name) < higher, sweep
+    for sweep in SWEEPS_V2:  # v2's grids: never the base value itself, and the extremes where a decision has them
+        assert getattr(V2, sweep.name) not in sweep.values, sweep
+    extremes = {s.name: s.values for s in SWEEPS_V2}
+    assert LOW in extremes["blind_nil_margin"] and None in extremes["blind_nil_margin"]  # always, never
+    assert LOW in extremes["nil_risk_4p"] and HIGH in extremes["nil_risk_4p"]  # never, always
+    first = SWEEPS_V1[0]
     out = io.StringIO()
     rows = run([first], deals=3, out=out, noise=True)
-    assert [(r["name"], r["value"], r["n"]) for r in rows] == [(first.name, v, 3) for v in (first.lower, first.higher)]
-    assert "(default vs own-luck copy)" in out.getvalue()
+    assert [(r["name"], r["value"], r["n"]) for r in rows] == [(first.name, v, 3) for v in first.values]
+    assert "(base vs own-luck copy)" in out.getvalue()
 
 
 def test_does_not_overtake_a_partner_winning_with_the_boss():

@@ -224,7 +224,7 @@ def choose_bid(view: PlayerView, hand: int, params: Params = DEFAULT, jitter: fl
             return 0
 
     if partner_blind:
-        est += 1.0  # I will swap three of my lowest cards for my partner's three best
+        est += params.blind_partner_tricks  # I will swap three of my lowest cards for my partner's three best
     margin = -(params.bid_shift_4p if n == 4 else params.bid_shift_2p) - jitter
     if bags >= limit - params.near_bag_limit:
         margin -= params.near_bag_limit_margin  # close to the bag penalty: bid closer to what the hand takes
