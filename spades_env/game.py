@@ -34,6 +34,7 @@ from .cards import (
 )
 from .rules import SpadesConfig, check_int
 from .scoring import SideScore, decide_winner, score_side
+from .variant import variant_of
 
 
 class CompletedTrick(NamedTuple):
@@ -84,11 +85,12 @@ class SpadesGame:
         if config is not None and options:
             raise ValueError("pass either a SpadesConfig or keyword options, not both")
         self.config = config if config is not None else SpadesConfig(**options)
-        n = self.config.num_players
-        self.num_players = n
+        self.variant = variant_of(self.config.num_players)
+        self.num_players = self.variant.num_players
         # Side (partnership, or the player alone in the two-player game) of each seat.
-        self.members: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3)) if n == 4 else ((0,), (1,))
-        self.side_of: tuple[int, ...] = tuple(p % 2 for p in range(n))
+        self.members: tuple[tuple[int, ...], ...] = self.variant.sides
+        self.side_of: tuple[int, ...] = self.variant.side_of
+        self._partner = self.variant.partner
         self.phase = _GAME_OVER
         self._legal: int | None = None
         self.hand_records: list[dict] = []
@@ -197,7 +199,7 @@ class SpadesGame:
         return [int(v) for v in value]
 
     def _check_deal(self, deal) -> list[int]:
-        if self.num_players == 2:
+        if self.variant.drawn:
             return self._check_stock(deal)
         n = self.num_players
         try:
@@ -232,10 +234,10 @@ class SpadesGame:
         n = self.num_players
         if deal is None:
             perm = self.rng.permutation(NUM_CARDS).tolist()
-            deal = perm if n == 2 else [mask_of(perm[13 * p: 13 * p + 13]) for p in range(n)]
+            deal = perm if self.variant.drawn else [mask_of(perm[13 * p: 13 * p + 13]) for p in range(n)]
         self.dealer = dealer
         self._legal = None
-        if n == 2:
+        if self.variant.drawn:
             self.stock = list(deal)
             self.stock_pos = 0  # index of the top card of the stock
             self.hands = [0, 0]
@@ -270,7 +272,7 @@ class SpadesGame:
         self.completed_tricks: tuple[CompletedTrick, ...] = ()
         self.plays: list[tuple[int, int]] = []  # (player, card) in play order
         self.actions: list[tuple[int, int]] = []  # (player, action) this hand
-        if n == 2:
+        if self.variant.drawn:
             self.current_player = dealer
             self._enter_draw_turn()
         else:
@@ -339,7 +341,7 @@ class SpadesGame:
             self.discards[player] |= bit
             self.replacements.append((player, action, drawn))
             self._replaced += 1
-            if self._replaced < 3:
+            if self._replaced < self.variant.blind_nil_cards:
                 return
         self._replaced = 0
         replacers = [p for p in self._bidding_order() if self.blind[p]]
@@ -352,7 +354,7 @@ class SpadesGame:
     # ------------------------------------------------------------ legality
 
     def partner(self, player: int) -> int | None:
-        return (player + 2) % 4 if self.num_players == 4 else None
+        return self._partner[player]
 
     def legal_mask(self) -> int:
         """Legal action ids now, as a bitmask over the action table (cached until the next action:
@@ -425,7 +427,7 @@ class SpadesGame:
             if action == A.BLIND_NIL:
                 self.bids[player] = 0
                 self.blind[player] = True
-            if self.num_players == 2:  # the choice opens the player's first draw turn
+            if self.variant.drawn:  # the choice opens the player's first draw turn
                 self.looked[player] = action == A.LOOK  # a Blind Nil bidder draws unseen
                 self._enter_draw_turn()
                 return
@@ -465,7 +467,7 @@ class SpadesGame:
             self._enter_bid_turn()
             return
         blind_order = [p for p in self._bidding_order() if self.blind[p]]
-        if self.num_players == 2:  # Blind Nil bidders may now replace up to three cards
+        if self.variant.blind_nil_exchange == "replace":  # Blind Nil bidders may now replace cards
             if blind_order:
                 self.phase = _REPLACE
                 self.current_player = blind_order[0]
@@ -476,7 +478,8 @@ class SpadesGame:
         for bidder in blind_order:
             partner = self.partner(bidder)
             if not self.blind[partner]:
-                self._pass_queue += [(partner, bidder)] * 3 + [(bidder, partner)] * 3
+                cards = self.variant.blind_nil_cards
+                self._pass_queue += [(partner, bidder)] * cards + [(bidder, partner)] * cards
         if self._pass_queue:
             self.phase = _PASS
             self.current_player = self._pass_queue[0][0]
