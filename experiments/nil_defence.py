@@ -41,8 +41,6 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from spades_env import actions as A
 from spades_env.agent import ask
 from spades_env.agents.base import make_agent
@@ -76,33 +74,15 @@ def nil_bidders(game: SpadesGame, mode: str) -> list[int]:
     return [seat for seat in (NIL_SIDE, NIL_SIDE + 2) if game.bids[seat] == 0 and bool(game.blind[seat]) == blind]
 
 
-def nil_game_arrays(game: SpadesGame, bidder: int) -> dict:
-    """The solver's arrays for the game with one stake: 1 when ``bidder`` takes no trick, else 0.
-
-    A side's table is indexed by the tricks its two members take from here
-    (the lower seat first), so the Nil side's holds 1 where the bidder's index
-    is 0; the defenders' is all 0.
-    """
-    arrays = position_arrays(position_of(game))
-    tables = np.zeros_like(arrays["tables"])
-    if bidder == NIL_SIDE:
-        tables[NIL_SIDE, 0, :] = 1
-    else:
-        tables[NIL_SIDE, :, 0] = 1
-    nil_bid = np.zeros(4, np.int64)
-    nil_bid[bidder] = 1
-    return {**arrays, "tables": tables, "merge": np.array([0, 1], np.int64), "nil_bid": nil_bid}
-
-
 def perfect_defence_sets(game: SpadesGame, bidder: int, max_nodes: int) -> bool | None:
     """Whether defenders who see every card set ``bidder``'s Nil against a Nil side that sees them too
     (None: not solved within ``max_nodes``)."""
     try:
-        value, _, _ = solve_arrays(**nil_game_arrays(game, bidder), every_move=False, one_best=True,
+        value, _, _ = solve_arrays(**position_arrays(position_of(game), [bidder]), every_move=False, one_best=True,
                                    max_nodes=max_nodes)
     except NodeLimitReached:
         return None
-    return value == 0
+    return (value < 0) == (bidder % 2 == 0)  # side 0's stake minus side 1's: negative when side 0's Nil is set
 
 
 def play_out(game: SpadesGame, agents: list) -> dict:

@@ -74,12 +74,13 @@ def endings(rng: np.random.Generator, num_players: int, hands: int, most: int):
             yield game
 
 
-def check_against_minimax(rng: np.random.Generator, num_players: int, hands: int, most: int) -> int:
+def check_against_minimax(rng: np.random.Generator, num_players: int, hands: int, most: int,
+                          nil_only: bool = False) -> int:
     count = 0
     for game in endings(rng, num_players, hands, most):
         pos = position_of(game)
-        value, moves = reference_solve(pos)
-        sol = solve(game)
+        value, moves = reference_solve(pos, nil_only)
+        sol = solve(game, nil_only=nil_only)
         assert (sol.value, sol.move_values) == (value, moves), pos
         assert sol.best_moves == sorted(c for c, v in moves.items() if v == value)
         count += 1
@@ -96,6 +97,12 @@ def test_matches_minimax_four_players():
 
 def test_matches_minimax_four_players_four_tricks():
     assert check_against_minimax(np.random.default_rng(3), 4, hands=20, most=4) == 80
+
+
+def test_nil_stakes_match_minimax():
+    rng = np.random.default_rng(5)
+    assert check_against_minimax(rng, 4, hands=100, most=4, nil_only=True) \
+        + check_against_minimax(rng, 2, hands=100, most=4, nil_only=True) == 800
 
 
 @pytest.mark.slow

@@ -9,7 +9,15 @@ import numpy as np
 from ..cards import NUM_CARDS, cards_of
 from ..game import SpadesGame
 from . import kernel
-from .position import Position, check_position, interchangeable_members, position_of, side_tables
+from .position import (
+    Position,
+    check_position,
+    interchangeable_members,
+    nil_stake_tables,
+    position_of,
+    side_tables,
+    standing_nils,
+)
 
 DEFAULT_TABLE_BITS = 20
 _COMPACT_INDEX = kernel.compact_index()
@@ -110,25 +118,30 @@ def solve_arrays(hands: np.ndarray, trick: np.ndarray, nt: int, leader: int, spa
     return int(value), values, int(nodes)
 
 
-def position_arrays(pos: Position) -> dict:
-    """The keyword arguments of :func:`solve_arrays` for ``pos``."""
+def position_arrays(pos: Position, nil_seats: list[int] | None = None) -> dict:
+    """The keyword arguments of :func:`solve_arrays` for ``pos``; with ``nil_seats``, for the game whose only stakes
+    are those seats' standing Nils (:func:`~spades_env.solver.position.nil_stake_tables`)."""
     hands = np.zeros(4, np.int64)
     hands[:pos.num_players] = pos.hands
     trick = np.zeros(4, np.int64)
     trick[:len(pos.trick)] = [c for _, c in pos.trick]
     nil_bid = np.zeros(4, np.int64)
     nil_bid[:pos.num_players] = [int(b == 0 and t == 0) for b, t in zip(pos.bids, pos.tricks)]
+    tables, merge = side_tables(pos), interchangeable_members(pos)
+    if nil_seats is not None:
+        tables = nil_stake_tables(pos, nil_seats)
+        merge = np.array([int(not any(s % 2 == side for s in nil_seats)) for side in (0, 1)], np.int64)
     return dict(hands=hands, trick=trick, nt=len(pos.trick), leader=pos.leader, spades_broken=pos.spades_broken,
-                num_players=pos.num_players, tables=side_tables(pos), merge=interchangeable_members(pos),
-                nil_bid=nil_bid)
+                num_players=pos.num_players, tables=tables, merge=merge, nil_bid=nil_bid)
 
 
 def solve_position(pos: Position, every_move: bool = True, table: SearchTable | None = None,
-                   max_nodes: int = 0, one_best: bool = False) -> Solution:
+                   max_nodes: int = 0, one_best: bool = False, nil_only: bool = False) -> Solution:
     """Solve ``pos`` (see :class:`Solution`); ``max_nodes`` > 0 raises :class:`NodeLimitReached` beyond it."""
     check_position(pos)
     one_best = one_best and not every_move
-    value, values, nodes = solve_arrays(**position_arrays(pos), every_move=every_move, table=table,
+    arrays = position_arrays(pos, standing_nils(pos) if nil_only else None)
+    value, values, nodes = solve_arrays(**arrays, every_move=every_move, table=table,
                                         max_nodes=max_nodes, one_best=one_best)
     sign = 1 if pos.to_move % 2 == 0 else -1
     legal = [c for c in cards_of(pos.legal_moves()) if not one_best or values[c] != kernel.INF]
@@ -136,14 +149,17 @@ def solve_position(pos: Position, every_move: bool = True, table: SearchTable | 
 
 
 def solve(game: SpadesGame, every_move: bool = True, table: SearchTable | None = None,
-          max_nodes: int = 0, one_best: bool = False) -> Solution:
+          max_nodes: int = 0, one_best: bool = False, nil_only: bool = False) -> Solution:
     """Solve the card-play position of ``game`` with every hand visible (see :class:`Solution`).
 
     ``max_nodes`` > 0 bounds the work: beyond it :class:`NodeLimitReached` is raised (4 to 8 million
     nodes a second on one core). ``one_best=True`` with ``every_move=False``: the value and one
     optimal card only, the cheapest solve (the other cards' tests are a third to half of one).
+    ``nil_only=True``: the values of the game whose only stakes are the standing Nils (each worth 1, a Blind Nil
+    2, to the side that makes or sets it; :func:`~spades_env.solver.position.nil_stake_tables`), far cheaper to
+    solve than the hand's points while a Nil stands.
     """
-    return solve_position(position_of(game), every_move, table, max_nodes, one_best)
+    return solve_position(position_of(game), every_move, table, max_nodes, one_best, nil_only)
 
 
 def warm_up() -> None:

@@ -17,7 +17,8 @@ import numpy as np
 
 from ..cards import NUM_CARDS, SPADE_MASK, SUIT_MASK_OF
 from ..game import Phase, SpadesGame
-from ..scoring import score_sides
+from ..rules import check_engine
+from ..scoring import BLIND_NIL_BONUS, NIL_BONUS, score_sides
 
 TRICKS_PER_HAND = 13
 
@@ -81,6 +82,7 @@ def position_of(game: SpadesGame) -> Position:
     if game.phase != Phase.PLAY:
         raise ValueError(f"the solver needs a game in the card-play phase, not {game.phase.name}")
     cfg = game.config
+    check_engine(cfg, "solver")
     return Position(
         num_players=game.num_players,
         hands=tuple(game.hands),
@@ -155,3 +157,31 @@ def side_tables(pos: Position) -> np.ndarray:
 def interchangeable_members(pos: Position) -> np.ndarray:
     """Per side, 1 when its members' tricks count alike (no Nil bidder), so only their sum matters."""
     return np.array([int(all(pos.bids[s] > 0 for s in pos.members(side))) for side in (0, 1)], np.int64)
+
+
+def standing_nils(pos: Position) -> list[int]:
+    """The seats that bid Nil (or Blind Nil) and have taken no trick yet."""
+    return [seat for seat in range(pos.num_players) if pos.bids[seat] == 0 and pos.tricks[seat] == 0]
+
+
+def nil_stake_tables(pos: Position, seats: list[int]) -> np.ndarray:
+    """Tables like :func:`side_tables` for the game whose only stakes are the standing Nils of ``seats``: each is
+    worth its bonus in hundreds (Nil 1, Blind Nil 2) to its side when made and as much to the other side when set,
+    tricks and bags nothing.
+
+    It is what a defender or a partner playing only for the Nil maximises, and the solver searches it far faster
+    than the hand's points: trick counts do not matter, only whether the Nil bidder takes one.
+    """
+    out = np.zeros((2, TRICKS_PER_HAND + 1, TRICKS_PER_HAND + 1), np.int32)
+    for seat in seats:
+        if not (pos.bids[seat] == 0 and pos.tricks[seat] == 0):
+            raise ValueError(f"seat {seat} has no standing Nil: bids {pos.bids}, tricks {pos.tricks}")
+        stake = (BLIND_NIL_BONUS if pos.blind[seat] else NIL_BONUS) // NIL_BONUS
+        side, member = seat % 2, seat // 2
+        made = np.full((TRICKS_PER_HAND + 1,) * 2, -stake, np.int32)
+        if member == 0:
+            made[0, :] = stake
+        else:
+            made[:, 0] = stake
+        out[side] += made
+    return out

@@ -16,13 +16,21 @@ from .position import Position, legal_plays
 
 
 class _Minimax:
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, nil_only: bool = False) -> None:
         self.pos = pos
+        self.nil_only = nil_only
         self.memo: dict[tuple, int] = {}
 
     def leaf(self, tricks: tuple[int, ...]) -> int:
-        """Side 0's hand points minus side 1's."""
+        """Side 0's hand points minus side 1's (with ``nil_only``: its Nil stakes minus side 1's)."""
         pos = self.pos
+        if self.nil_only:
+            stakes = 0
+            for seat in range(pos.num_players):
+                if pos.bids[seat] == 0 and pos.tricks[seat] == 0:  # standing at the root
+                    stake = (2 if pos.blind[seat] else 1) * (1 if tricks[seat] == 0 else -1)
+                    stakes += stake if seat % 2 == 0 else -stake
+            return stakes
         totals = []
         for side in (0, 1):
             seats = pos.members(side)
@@ -59,9 +67,11 @@ class _Minimax:
         return result
 
 
-def reference_solve(pos: Position) -> tuple[int, dict[int, int]]:
-    """The value of ``pos`` and of each legal move, as the hand points of the side to move minus the other's."""
-    search = _Minimax(pos)
+def reference_solve(pos: Position, nil_only: bool = False) -> tuple[int, dict[int, int]]:
+    """The value of ``pos`` and of each legal move, as the hand points of the side to move minus the other's
+    (with ``nil_only``: the stakes of the standing Nils, 1 a Nil and 2 a Blind Nil to the side that makes or sets
+    it, as :func:`~spades_env.solver.solve` with ``nil_only``)."""
+    search = _Minimax(pos, nil_only)
     root = (pos.hands, pos.trick, pos.leader, pos.spades_broken, pos.tricks)
     sign = 1 if pos.to_move % 2 == 0 else -1
     moves = {c: sign * search.value(search.child(root, c)) for c in cards_of(pos.legal_moves())}
