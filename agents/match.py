@@ -16,13 +16,58 @@ collector make.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 
-from spades_env.agent import Agent, ask, check_config, observation_kind, reset_agent
+from spades_env.agent import ActFunction, Agent, ask, check_config, observation_kind, reset_agent
 from spades_env.game import IllegalActionError, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker
 
+from .base import make_agent
+
 StepHook = Callable[[SpadesGame, int, int], None]
+AgentSource = str | Agent | ActFunction | Callable[[], Agent]
+"""What a caller may hand where an agent is wanted: a registry spec, an agent object, a bare function with
+``act``'s signature, or a zero-argument factory."""
+
+
+def is_act_function(source: object) -> bool:
+    """True for a bare function with ``act``'s signature (three arguments), False for an agent or a factory."""
+    if hasattr(source, "act") or not callable(source) or isinstance(source, type):
+        return False
+    try:
+        signature = inspect.signature(source)
+    except (TypeError, ValueError):  # no signature to read (a builtin): not one of ours
+        return False
+    try:
+        signature.bind()
+    except TypeError:  # needs arguments: not a factory
+        pass
+    else:
+        return False
+    try:
+        signature.bind(None, None, None)
+    except TypeError:
+        return False
+    return True
+
+
+def seat_agents(source: AgentSource, num_players: int) -> list[Agent | ActFunction]:
+    """One agent per seat from any :data:`AgentSource`.
+
+    A spec builds one agent per seat; an agent object or an act function
+    plays every seat it is given (so it must not keep per-seat state); a
+    factory is called once per seat. Anything else is a ``TypeError`` naming
+    what would do.
+    """
+    if isinstance(source, str):
+        return [make_agent(source) for _ in range(num_players)]
+    if (hasattr(source, "act") and not isinstance(source, type)) or is_act_function(source):
+        return [source] * num_players  # a class has an act too, but it is a factory
+    if callable(source):
+        return [source() for _ in range(num_players)]
+    raise TypeError(f"not an agent: {source!r}; give a registry spec ('heuristic'), an object with "
+                    f"act(observation, action_mask, view), such a function, or a zero-argument factory")
 
 
 def play_game(
