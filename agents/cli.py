@@ -22,6 +22,7 @@ COMMANDS = {
     "play": ("spades_env.agents.play:main", "play against the agents in the terminal"),
     "replay": ("spades_env.agents.replay:main", "step through a recorded game"),
     "analyze": ("spades_env.agents.analyze:main", "double-dummy analysis of recorded hands: points lost to card play"),
+    "benchmark": ("spades_env.agents.benchmark:main", "a score card against the versioned pool"),
 }
 
 
