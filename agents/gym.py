@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from spades_env.variant import variant_of
 from spades_env.wrappers.gym_env import Opponent, SpadesGymEnv
 
 from .base import make_agent
@@ -25,7 +26,7 @@ def spades_gym_env(opponents: OpponentSpec = "heuristic", seat: int = 0, partner
     if isinstance(opponents, Mapping):
         chosen = dict(opponents)
     else:
-        learners = {seat, (seat + 2) % 4} if partnership and num_players == 4 else {seat}
+        learners = set(variant_of(num_players).sides[seat % 2]) if partnership else {seat}
         chosen = {s: opponents for s in range(num_players) if s not in learners}
     resolved = {s: make_agent(a) if isinstance(a, str) else a for s, a in chosen.items()}
     return SpadesGymEnv(seat=seat, partnership=partnership, opponents=resolved, **kwargs)

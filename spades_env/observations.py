@@ -27,6 +27,7 @@ import numpy as np
 from . import actions as A
 from .cards import NUM_CARDS, SUITS, TRICKS_PER_HAND, bits_to_array, card_to_str, cards_of
 from .game import Phase, SpadesGame
+from .variant import variant_of
 
 KINDS = ("default", "history", "oracle")
 BID_CODES = 16  # not yet bid, 0..13, Blind Nil
@@ -62,8 +63,8 @@ def layout(num_players: int = 4, kind: str = "default") -> dict[str, Block]:
     """The observation layout: block name -> :class:`Block` (start, shape, bounds, meaning)."""
     if kind not in KINDS:
         raise ValueError(f"observation kind must be one of {KINDS}, got {kind!r}")
-    n = num_players
-    seats = "(self, left, partner, right)" if n == 4 else "(self, opponent)"
+    variant = variant_of(num_players)
+    n, seats = num_players, variant.relative_seats
     specs = [
         ("hand", (NUM_CARDS,), 0, 1, "my cards (all 0 until I have looked, see Blind Nil)"),
         ("bids", (n, BID_CODES), 0, 1, f"bid per seat {seats}: one-hot of not-yet, 0..13, Blind Nil"),
@@ -75,9 +76,9 @@ def layout(num_players: int = 4, kind: str = "default") -> dict[str, Block]:
         ("spades_broken", (1,), 0, 1, "spades have been broken"),
         ("phase", (NUM_PHASES,), 0, 1, "one-hot phase: " + ", ".join(p.name for p in Phase)),
         ("to_act", (n,), 0, 1, "seat to act (all 0 when the game is over)"),
-        ("dealer", (n,), 0, 1, "dealer seat" if n == 4 else "first drawer"),
+        ("dealer", (n,), 0, 1, "first drawer" if variant.drawn else "dealer seat"),
     ]
-    if n == 4:
+    if not variant.drawn:
         specs += [
             ("passed", (NUM_CARDS,), 0, 1, "cards I passed to my partner (Blind Nil exchange)"),
             ("received", (NUM_CARDS,), 0, 1, "cards my partner passed to me"),
@@ -185,7 +186,7 @@ def encode(game: SpadesGame, observer: int, kind: str = "default", out: np.ndarr
     if game.passes:
         ones += [at["passed"] + card for giver, _, card in game.passes if giver == observer]
         ones += [at["received"] + card for _, receiver, card in game.passes if receiver == observer]
-    if n == 2:
+    if game.variant.drawn:
         if game.phase == Phase.DRAW and game.current_player == observer:
             ones.append(at["offered"] + game.offered)
         ones += [at["replaced"] + drawn for player, _, drawn in game.replacements if player == observer]
@@ -387,7 +388,7 @@ class ObservationTracker:
             self._one_draw(player)  # the hot path of the two-player draw
         elif phase is _BID:
             self._bid(player)
-        elif game.num_players == 4 and phase in (_BLIND, _PASS) or (
+        elif not game.variant.drawn and phase in (_BLIND, _PASS) or (
                 phase is _DRAW and game.phase in (_DRAW, _BID)):  # another draw, or the bidding
             self._set_phase_and_turn(player)
             if phase is _BLIND:
@@ -543,7 +544,7 @@ class ObservationTracker:
         if "other_hands" in off:
             start = off["other_hands"]
             vectors[:, start:start + (n - 1) * NUM_CARDS] = hands[self._others].reshape(n, -1)
-        if n == 2:
+        if game.variant.drawn:
             if game.phase is Phase.DRAW:
                 vectors[game.current_player, off["offered"] + game.offered] = 1
             vectors[:, off["stock"]] = (NUM_CARDS - game.stock_pos) / NUM_CARDS

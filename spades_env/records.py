@@ -169,9 +169,9 @@ def replay_hand(record: Mapping[str, Any], config: SpadesConfig | Mapping[str, A
     try:
         # Four players: the dealt hands. Two players: the stock order, and the random Blind Nil
         # replacement draws queued so the engine repeats them.
-        deal = record["stock"] if cfg.num_players == 2 else record["hands"]
+        deal = record["stock"] if game.variant.drawn else record["hands"]
         game.reset(deal=deal, dealer=record["dealer"], scores=record["scores_before"], bags=record["bags_before"])
-        if cfg.num_players == 2:
+        if game.variant.blind_nil_exchange == "replace":
             game.forced_draws = [to_card(drawn) for _, _, drawn in record["replacements"]]
     except KeyError as exc:
         raise RecordMismatchError(f"hand {number}: record lacks the field {exc}") from None

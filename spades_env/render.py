@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .cards import card_to_str, hand_to_str
 from .game import Phase, SpadesGame
+from .variant import VARIANTS
 
-SEAT_NAMES = {4: ("North", "East", "South", "West"), 2: ("South", "North")}
+SEAT_NAMES = {n: variant.seat_names for n, variant in VARIANTS.items()}
 
 
 def seat_name(game: SpadesGame, player: int) -> str:
@@ -25,14 +26,14 @@ def render_text(game: SpadesGame, show_hands: bool = True) -> str:
     sides = " | ".join(
         f"side {s} ({'+'.join(f'player_{m}' for m in game.members[s])}): {game.scores[s]} pts, {game.bags[s]} bags"
         for s in range(2))
-    dealer = "dealer" if game.num_players == 4 else "first drawer"
-    lines.append(f"Hand {game.hand_number + 1}  {dealer}: player_{game.dealer}  phase: {game.phase.name}  |  {sides}")
+    starter = game.variant.starter
+    lines.append(f"Hand {game.hand_number + 1}  {starter}: player_{game.dealer}  phase: {game.phase.name}  |  {sides}")
     for p in range(game.num_players):
         marker = ">" if p == game.current_player and game.phase != Phase.GAME_OVER else " "
         hand = hand_to_str(game.hands[p]) if show_hands else f"{game.hands[p].bit_count()} cards"
         bid = bid_text(game.bids[p], game.blind[p])
         lines.append(f"{marker} {seat_name(game, p):<20} bid {bid:>9}  tricks {game.tricks[p]:>2}  {hand}")
-    if game.num_players == 2 and game.stock_pos < 52:
+    if game.variant.drawn and game.stock_pos < 52:
         offered = "" if game.offered is None else (
             f"  offered to player_{game.current_player}: {card_to_str(game.offered)}")
         pile = game.discard_pile.bit_count()

@@ -249,7 +249,7 @@ def shown_trick(game: SpadesGame) -> tuple[list[tuple[int, int]], int | None]:
 def seen_by_owner(game: SpadesGame, p: int) -> bool:
     """Whether ``p`` has seen its own cards: after looking (or deciding against Blind Nil); in the
     two-player game a player sees each card it keeps, unless it draws blind for Blind Nil."""
-    return game.looked[p] or (game.num_players == 2 and not game.blind[p])
+    return game.looked[p] or (game.variant.drawn and not game.blind[p])
 
 
 # --------------------------------------------------------------------- drawing
@@ -276,13 +276,13 @@ class TableRenderer:
         for p in range(game.num_players):
             self._hand(frame, game, p, face_up=seat is None or (p == seat and seen_by_owner(game, p)))
         self._trick(frame, game)
-        if game.num_players == 2 and game.stock_pos < len(game.stock):
+        if game.variant.drawn and game.stock_pos < len(game.stock):
             self._stock(frame, game, seat)
         return frame
 
     def _header(self, frame: np.ndarray, game: SpadesGame) -> None:
         names = SEAT_NAMES[game.num_players]
-        role = "dealer" if game.num_players == 4 else "first drawer"
+        role = game.variant.starter
         status = game.phase.name.replace("_", " ").lower()
         if game.phase == Phase.GAME_OVER:
             status = (f"game over: {side_name(game, game.winner)} win" if game.winner is not None
@@ -302,7 +302,7 @@ class TableRenderer:
         cards = display_order(cards_of(game.hands[p]))
         for card, (x, y) in zip(cards, fan_positions(len(cards), place.hand_centre)):
             (card_sprite(card) if face_up else back_sprite()).blit(frame, x, y)
-        dealer = " (dealer)" if p == game.dealer and game.num_players == 4 else ""
+        dealer = " (dealer)" if p == game.dealer and not game.variant.drawn else ""
         label = f"{name}{dealer}  ·  bid {bid_text(game.bids[p], game.blind[p])}  ·  tricks {game.tricks[p]}"
         x, y = place.hand_centre[0], place.hand_centre[1] - CARD_H // 2 - 20
         if p == game.current_player and game.phase != Phase.GAME_OVER:

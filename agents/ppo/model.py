@@ -336,7 +336,7 @@ class PPOAgent:
     def check_config(self, config) -> None:
         """Refuse another variant at once: the network reads the observation of the variant it was trained on."""
         if config.num_players != self.num_players:
-            other = "ppo-2p" if config.num_players == 2 else "ppo"
+            other = {4: "ppo", 2: "ppo-2p"}[config.num_players]  # the shipped network of each variant
             raise ValueError(f"{self.path.name} is a {self.num_players}-player network ({self.model.obs_size} "
                              f"inputs) and cannot play {config.num_players} players; use {other} or a "
                              f"{config.num_players}-player policy file")

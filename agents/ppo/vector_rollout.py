@@ -38,6 +38,7 @@ import torch
 
 from spades_env.cards import CARD_NAMES, cards_of
 from spades_env.game import SpadesConfig, SpadesGame
+from spades_env.variant import variant_of
 from spades_env.vector import VecStep, VectorSpades
 
 from .buffer import RolloutBuffer
@@ -140,7 +141,7 @@ class VectorCollector:
         out = vec.reset(seed=None if seeds is not None else int(rng.integers(2**62)), seeds=seeds, scores=scores,
                         bags=bags)
         # Four players: the deal is every seat's hand now (two players draw their hands during the hand).
-        deals = vec.hands.reshape(size, self.num_players).tolist() if self.num_players == 4 else None
+        deals = None if variant_of(self.num_players).drawn else vec.hands.reshape(size, self.num_players).tolist()
         return vec, out, seeds, deals
 
     @staticmethod

@@ -86,7 +86,7 @@ class SpadesGymEnv(gymnasium.Env):
         game = self.aec.game
         if not 0 <= seat < game.num_players:
             raise ValueError(f"seat must be in 0..{game.num_players - 1}, got {seat!r}")
-        if partnership and game.num_players != 4:
+        if partnership and not game.variant.partnership:
             raise ValueError("partnership=True needs the four-player game")
         self.seat = seat
         self.learner_seats = game.members[game.side_of[seat]] if partnership else (seat,)
