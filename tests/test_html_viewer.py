@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from browser import start_chromium
 
 from spades_env.agents import make_agent
 from spades_env.agents.match import play_game
@@ -29,13 +30,6 @@ from spades_env.cards import CARD_NAMES, RANKS, cards_of
 from spades_env.game import SpadesConfig
 from spades_env.records import game_record, write_games
 from spades_env.render_rgb import display_order
-
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-# Headless, and quiet on the network: without the background-networking flags Chromium's own
-# connections are refused on the test machines and it stalls.
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--window-size=1500,900")
 
 
 def recorded_game(num_players: int, wanted: str) -> dict:
@@ -144,31 +138,9 @@ def test_a_page_that_cannot_be_written_is_an_error(records, tmp_path, capsys):
 # ------------------------------------------------------------------------- browser
 
 
-def no_browser(reason: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"CI must run the browser tests, but {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    try:
-        from selenium import webdriver
-        from selenium.common.exceptions import WebDriverException
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        no_browser("selenium is not installed (pip install -e '.[dev]')")
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not shutil.which(path):
-            no_browser(f"{path} is missing (apt-get install chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    try:  # the driver's path given: Selenium Manager is not asked to find (or download) one
-        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    except WebDriverException as exc:
-        no_browser(f"chromium did not start: {exc.msg}")
+    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
 
