@@ -20,8 +20,10 @@ COMMANDS = {
     "tournament": ("spades_env.agents.tournament:main", "duplicate round-robin tournaments between agents"),
     "train": ("spades_env.agents.ppo.train:main", "train a PPO agent by self-play"),
     "play": ("spades_env.agents.play:main", "play against the agents in the terminal"),
+    "serve": ("spades_env.agents.serve:main", "play against the agents in the browser (a local web application)"),
     "replay": ("spades_env.agents.replay:main", "step through a recorded game"),
     "analyze": ("spades_env.agents.analyze:main", "double-dummy analysis of recorded hands: points lost to card play"),
+    "exploit": ("spades_env.agents.exploit:main", "approximate exploitability: a trained best response's margin"),
     "benchmark": ("spades_env.agents.benchmark:main", "a score card against the versioned pool"),
 }
 
