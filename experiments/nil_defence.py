@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from spades_env import actions as A
 from spades_env.agent import ask
 from spades_env.agents.base import make_agent
-from spades_env.cards import CARD_NAMES, SPADES, suit_of
+from spades_env.cards import CARD_NAMES, SPADES, SUIT_MASKS, cards_of, suit_of
 from spades_env.game import Phase, SpadesGame
 from spades_env.solver import NodeLimitReached, position_arrays, position_of, solve_arrays
 
@@ -83,6 +83,45 @@ def perfect_defence_sets(game: SpadesGame, bidder: int, max_nodes: int) -> bool 
     except NodeLimitReached:
         return None
     return (value < 0) == (bidder % 2 == 0)  # side 0's stake minus side 1's: negative when side 0's Nil is set
+
+
+def opening_leads(game: SpadesGame, bidder: int, max_nodes: int) -> Counter | None:
+    """Where a defender leads the first trick: each legal lead by kind (see :func:`lead_kind`), counted twice,
+    as ``(kind, "all")`` and, when it keeps the set against every play of the Nil side, ``(kind, "sets")``
+    (None where the leader is not a defender or the solve needs more than ``max_nodes``)."""
+    pos = position_of(game)
+    if pos.to_move % 2 == bidder % 2:
+        return None
+    try:
+        _, values, _ = solve_arrays(**position_arrays(pos, [bidder]), every_move=True, max_nodes=max_nodes)
+    except NodeLimitReached:
+        return None
+    setting = (values < 0) if bidder % 2 == 0 else (values > 0)  # side 0's stake minus side 1's
+    counts: Counter = Counter()
+    for card in cards_of(pos.legal_moves()):
+        kind = lead_kind(pos.hands[bidder], card)
+        counts[kind, "all"] += 1
+        counts[kind, "sets"] += bool(setting[card])
+    return counts
+
+
+def lead_kind(nil_hand: int, card: int) -> str:
+    """A lead as the Nil bidder holds its suit: void, shortest of its suits, or other; and the card under all of
+    the Nil bidder's cards of the suit or not."""
+    suit = suit_of(card)
+    lengths = [(nil_hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    held = nil_hand & SUIT_MASKS[suit]
+    if not held:
+        return f"{'spade' if suit == SPADES else 'side suit'} it is void in"
+    shortest = lengths[suit] == min(n for n in lengths if n)
+    under = card < (held & -held).bit_length() - 1
+    return f"{'its shortest suit' if shortest else 'a longer suit'}, {'under its cards' if under else 'not under'}"
+
+
+def hand_kind(hand: int) -> str:
+    """The Nil bidder's hand at the first card, as what most decides a Nil: its spades."""
+    spades = (hand & SUIT_MASKS[SPADES]).bit_count()
+    return f"{min(spades, 3)}{'+' if spades >= 3 else ''} spades"
 
 
 def play_out(game: SpadesGame, agents: list) -> dict:
@@ -128,6 +167,40 @@ class Tally:
         return f"{p:.1%} [{centre - half:.1%}, {centre + half:.1%}] of {n}"
 
 
+@dataclass
+class PerfectDefence:
+    """The perfect-information defence's outcomes, by the Nil bidder's hand, and the opening leads that set."""
+
+    max_nodes: int
+    made: Tally = field(default_factory=Tally)
+    by_hand: dict[str, Tally] = field(default_factory=dict)
+    leads: Counter = field(default_factory=Counter)
+    unknown: int = 0
+    seconds: float = 0.0
+
+    def add(self, game: SpadesGame, bidder: int) -> None:
+        start = time.perf_counter()
+        sets = perfect_defence_sets(game, bidder, self.max_nodes)
+        if sets is None:
+            self.unknown += 1
+        else:
+            for tally in (self.made, self.by_hand.setdefault(hand_kind(game.hands[bidder]), Tally())):
+                tally.bids += 1
+                tally.made += not sets
+            if sets and (counts := opening_leads(game, bidder, self.max_nodes)):
+                self.leads.update(counts)
+        self.seconds += time.perf_counter() - start
+
+    def report(self) -> list[str]:
+        lines = [f"  perfect-information defence: {self.made.rate()}; {self.unknown} not solved within "
+                 f"{self.max_nodes:,} nodes; {self.seconds:.0f} s solving"]
+        lines += [f"    the Nil bidder with {kind}: {tally.rate()}" for kind, tally in sorted(self.by_hand.items())]
+        lines.append("    where it is set and a defender leads the first trick, the leads that keep the set:")
+        lines += [f"      {kind}: {self.leads[kind, 'sets']} of {self.leads[kind, 'all']} legal leads"
+                  for kind in sorted({k for k, _ in self.leads})]
+        return lines
+
+
 def parse_deals(text: str) -> range:
     try:
         first, _, last = text.partition("-")
@@ -155,20 +228,13 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:  # an unknown or malformed agent spec
         parser.error(f"{exc}")
     tallies = {name: Tally() for name in args.defences}
-    perfect, unknown, solve_s = Tally(), 0, 0.0
+    perfect = PerfectDefence(args.max_nodes)
     start = time.perf_counter()
     for count, seed in enumerate(args.deals, 1):
         if args.perfect:
             game = deal_to_play(seed, args.mode, all_bidders)
             for bidder in nil_bidders(game, args.mode):
-                t = time.perf_counter()
-                sets = perfect_defence_sets(game, bidder, args.max_nodes)
-                solve_s += time.perf_counter() - t
-                if sets is None:
-                    unknown += 1
-                    continue
-                perfect.bids += 1
-                perfect.made += not sets
+                perfect.add(game, bidder)
         for name, (first, second) in defences.items():
             agents = [bidders[0], first, bidders[1], second]
             game = deal_to_play(seed, args.mode, agents)
@@ -185,8 +251,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{kind} of {args.bidder} (seats 0, 2), deals {args.deals.start}-{args.deals.stop - 1}: made "
           "(95% Wilson interval)")
     if args.perfect:
-        print(f"  perfect-information defence: {perfect.rate()}; {unknown} not solved within {args.max_nodes:,} "
-              f"nodes; {solve_s:.0f} s solving")
+        print("\n".join(perfect.report()))
     for name, tally in tallies.items():
         ways = ", ".join(f"{way} {n}" for way, n in tally.ways.most_common() if way != "not set")
         print(f"  {name}: {tally.rate()}; sets: {ways or 'none'}")

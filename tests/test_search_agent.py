@@ -3,6 +3,8 @@ only on the view and the seed (never on the hidden cards)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,7 @@ from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.match import play_game
 from spades_env.agents.search import SearchAgent
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
-from spades_env.agents.search.play import PlayBudget, best_card, search_card, tricks_left
+from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
 from spades_env.agents.search.worlds import InconsistentView, fill, game_from_view, unseen_world, worlds
 from spades_env.cards import SUIT_MASKS, card_id
 from spades_env.determinize import resample
@@ -199,6 +201,24 @@ def test_search_differs_from_the_heuristic_where_it_searches():
         total += 1
         assert choice.card in view.legal_actions
     assert total >= 5 and differ >= 1
+
+
+def test_nil_tricks_searches_the_nil_stakes_early_only_while_a_nil_stands():
+    """Beyond ``max_tricks``, ``nil_tricks`` searches (the Nils' stakes) only where a Nil stands; 0 never does."""
+    with_nil = PlayBudget(worlds=4, nodes=200_000, max_tricks=9, nil_tricks=12)
+    searched = standing = 0
+    for game, view in decisions(4, games=4, seed=40):
+        if game.phase != Phase.PLAY or not 10 <= tricks_left(view) <= 12:
+            continue
+        fallback = HeuristicAgent().act(None, None, view)
+        choice = search_card(view, fallback, with_nil, np.random.default_rng(2))
+        assert choice.card in view.legal_actions
+        nil = nil_standing(view)
+        standing += nil
+        searched += choice.solved > 0
+        assert nil or choice.solved == 0
+        assert search_card(view, fallback, replace(with_nil, nil_tricks=0), np.random.default_rng(2)).solved == 0
+    assert standing >= 5 and searched >= 1
 
 
 def test_registered_with_keyword_arguments(tmp_path):

@@ -33,7 +33,10 @@ class PlayBudget:
     worlds: int = 16  # worlds sampled at most
     nodes: int = 100_000  # solver nodes per decision, all worlds together
     min_worlds: int = 4  # fewer solved worlds than this: the heuristic's card
-    max_tricks: int = 9  # with more tricks left than this, the heuristic's card without searching
+    max_tricks: int = 9  # with more tricks left than this, the heuristic's card without searching ...
+    # ... except while a Nil stands with at most this many tricks left: then the Nils' stakes alone are searched
+    # (``solve(..., nil_only=True)``, far cheaper than the hand's points), the heuristic's card among equals; 0: never
+    nil_tricks: int = 0
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -53,9 +56,20 @@ def tricks_left(view: PlayerView) -> int:
     return TRICKS_PER_HAND - len(view.completed_tricks)
 
 
+def nil_standing(view: PlayerView) -> bool:
+    """Some seat bid Nil (or Blind Nil) and has taken no trick yet."""
+    return any(bid == 0 and taken == 0 for bid, taken in zip(view.bids, view.tricks_won))
+
+
 def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.random.Generator) -> PlayChoice:
-    """The card to play: the best mean over solved worlds, ``fallback`` (the heuristic's card) among equals."""
-    if tricks_left(view) > budget.max_tricks or budget.worlds < 1:
+    """The card to play: the best mean over solved worlds, ``fallback`` (the heuristic's card) among equals.
+
+    Beyond ``max_tricks`` tricks left, only while a Nil stands and within ``nil_tricks``: the best mean of the
+    Nils' stakes alone (see :class:`PlayBudget`).
+    """
+    left = tricks_left(view)
+    nil_only = left > budget.max_tricks
+    if budget.worlds < 1 or (nil_only and not (left <= budget.nil_tricks and nil_standing(view))):
         return PlayChoice(fallback, 0, 0, {})
     totals: dict[int, float] = dict.fromkeys(view.legal_actions, 0.0)
     solved = spent = 0
@@ -65,7 +79,7 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
         if allowed <= 0:
             break
         try:
-            solution = solve(world, every_move=True, max_nodes=allowed)
+            solution = solve(world, every_move=True, max_nodes=allowed, nil_only=nil_only)
         except NodeLimitReached:
             spent += allowed
             continue
