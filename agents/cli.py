@@ -24,6 +24,7 @@ COMMANDS = {
     "replay": ("spades_env.agents.replay:main", "step through a recorded game"),
     "analyze": ("spades_env.agents.analyze:main", "double-dummy analysis of recorded hands: points lost to card play"),
     "benchmark": ("spades_env.agents.benchmark:main", "a score card against the versioned pool"),
+    "warmup": ("spades_env.agents.warmup:main", "compile the numba kernels now (once per install), not at first use"),
 }
 
 

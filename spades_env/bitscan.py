@@ -24,6 +24,10 @@ from numba import njit, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
+from .compiling import install
+
+install()  # every module with compiled kernels imports this one: the first compile of each is announced
+
 
 @intrinsic
 def _ctpop(typingctx, x):
