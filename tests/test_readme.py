@@ -6,7 +6,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
-SETUP = 'python3 -m venv .venv && . .venv/bin/activate && pip install torch==2.13.0 && pip install -e ".[dev]"'
+SETUP = ('python3 -m venv .venv && . .venv/bin/activate && pip install torch==2.13.0 && pip install -e ".[dev]" '
+         '&& spades warmup')
 MAIN_JOB = "spades tournament --agents heuristic random --games 200 --seed 1 --out results/quickstart"
 TESTS = "python -m pytest -q -x"
 
@@ -18,7 +19,7 @@ def test_the_three_commands_come_first_and_ci_runs_the_same():
     assert README.index("```bash") < README.index("## ")  # before any section
     ci = (ROOT / ".ci" / "run").read_text()
     for step in ("python3 -m venv .venv", ". .venv/bin/activate", "pip install -q torch==2.13.0",
-                 'pip install -q -e ".[dev]"', TESTS):
+                 'pip install -q -e ".[dev]"', "spades warmup", TESTS):
         assert step in ci, f".ci/run does not run {step!r}"
 
 

@@ -15,6 +15,7 @@ from spades_env.game import SpadesConfig, SpadesGame
 
 from ..base import make_agent
 from ..match import play_game
+from ..warmup import parts_for, warm
 from .human import Human
 from .narration import Narrator
 from .save import Move, PlayError, SaveFile, Setup
@@ -57,6 +58,8 @@ class Session:
         self.copy_moves = copy_moves  # write the saved moves too (a new save, or resuming into another file)
         self.agents: list[Agent] = [Human(self.table, read, write) if p == setup.seat else make_agent(spec)
                                     for p, spec in enumerate(setup.agents)]
+        # Compiled now, before the first prompt, so that no hand stops mid-way to compile (a terminal is told).
+        warm(parts_for(spec for p, spec in enumerate(setup.agents) if p != setup.seat))
         self.narrator = Narrator(self.table, write, setup.new_game())
         self.save: SaveFile | None = None
 
