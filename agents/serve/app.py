@@ -33,11 +33,10 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..analyze import DEFAULT_MAX_NODES
 from ..replay_html import game_page, suit_symbols
 from ..replay_records import load_games
 from .roster import RequestError, Roster, presets, rule_options
-from .store import GameStore
+from .store import ANALYSIS_NODES, GameStore
 from .table import ServedGame, analysis_for_viewer
 
 MAX_BODY = 4096  # bytes: the largest request the page sends is a few hundred
@@ -166,7 +165,7 @@ class Api:
 
 
 def create_app(agents: list[str], games_dir: str | Path, pace_ms: int = 600,
-               analysis_nodes: int = DEFAULT_MAX_NODES) -> ServerTiming:
+               analysis_nodes: int = ANALYSIS_NODES) -> ServerTiming:
     """The application serving ``agents`` (specs, checked here: a bad one raises ``ValueError``) and the games
     saved in ``games_dir``."""
     store = GameStore(games_dir, Roster(agents), analysis_nodes)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from ..analyze import DEFAULT_MAX_NODES
 from ..base import AgentSpecError
 from ..cli import ArgumentParser, int_at_least, positive_int
+from .store import ANALYSIS_NODES
 
 DEFAULT_AGENTS = ["heuristic", "random"]
 
@@ -23,7 +23,7 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--port", type=int_at_least(0), default=8000, help="port (0: any free one)")
     p.add_argument("--pace-ms", type=int_at_least(0), default=600,
                    help="the page's default pause between the bots' moves, in milliseconds")
-    p.add_argument("--analysis-nodes", type=positive_int, default=DEFAULT_MAX_NODES,
+    p.add_argument("--analysis-nodes", type=positive_int, default=ANALYSIS_NODES,
                    help="solver nodes per position of a hand's analysis; a position needing more is skipped")
     return p
 

@@ -15,7 +15,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..analyze import DEFAULT_MAX_NODES
 from ..play.human import HUMAN
 from ..play.save import PLAY_SAVE_FORMAT, PlayError, read_save
 from .roster import RequestError, Roster, new_game
@@ -23,12 +22,13 @@ from .table import ServedGame
 
 GAME_ID = re.compile(r"\d{8}-\d{6}-[0-9a-f]{6}\Z")
 LISTED = 50  # the most recent saves the start page lists
+ANALYSIS_NODES = 200_000  # solver nodes per position: a hand in a second or two (spades analyze's 2M: up to ten)
 
 
 class GameStore:
     """The games of one server: those opened so far, and the folder they are saved in."""
 
-    def __init__(self, folder: str | Path, roster: Roster, analysis_nodes: int = DEFAULT_MAX_NODES) -> None:
+    def __init__(self, folder: str | Path, roster: Roster, analysis_nodes: int = ANALYSIS_NODES) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.roster, self.analysis_nodes = roster, analysis_nodes

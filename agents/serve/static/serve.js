@@ -90,8 +90,9 @@ function fillForm() {
   $("new-game").addEventListener("submit", startGame);
 }
 
-function agentLabel(a) {
-  return a.version && a.version !== a.label ? `${a.label} (${a.version})` : a.label;
+function agentLabel(a) {  // an offered agent ({label, version}) or a seat ({agent, version})
+  const label = a.agent || a.label;
+  return a.version && a.version !== label ? `${label} (${a.version})` : label;
 }
 
 function ruleValues() {
@@ -257,7 +258,12 @@ function drawScore(f) {
     el("table", { id: "scores" }, ...g.sides.map((side, s) => el("tr", {}, el("th", { text: side }),
       el("td", { text: `${f.scores[s]} points` }), el("td", { text: `${f.bags[s]} bags` })))),
     el("p", { class: "muted", text: f.spades_broken ? "Spades are broken." : "Spades are not broken." }));
-  if (g.num_players === 2 && f.stock_left) $("score").append(el("p", { class: "muted", text: `${f.stock_left} cards left in the stock` }));
+  const notes = [];
+  if (g.num_players === 2 && f.stock_left) notes.push(`${f.stock_left} cards left in the stock.`);
+  if (f.passed.length) notes.push(`You passed ${f.passed.join(" ")}.`);
+  if (f.received.length) notes.push(`You received ${f.received.join(" ")}.`);
+  if (f.discarded.length) notes.push(`Discards you have seen: ${f.discarded.join(" ")}.`);
+  for (const text of notes) $("score").append(el("p", { class: "muted", text }));
 }
 
 function drawHand(f) {
