@@ -111,13 +111,16 @@ def warm(parts: Sequence[str] = tuple(PARTS), stream: TextIO | None = None) -> d
 
 def build_parser() -> ArgumentParser:
     p = ArgumentParser(prog="spades warmup", description=__doc__.split("\n\n")[0])
-    p.add_argument("parts", nargs="*", choices=tuple(PARTS), metavar="PART",
-                   help=f"what to compile: {', '.join(PARTS)} (default: all)")
+    p.add_argument("parts", nargs="*", metavar="PART", help=f"what to compile: {', '.join(PARTS)} (default: all)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    unknown = [part for part in args.parts if part not in PARTS]
+    if unknown:  # checked here: argparse's choices refuse an empty list for nargs="*"
+        parser.error(f"unknown part {unknown[0]!r}; the parts are {', '.join(PARTS)}")
     start = time.perf_counter()
     warm(args.parts or tuple(PARTS), stream=sys.stdout)
     print(f"ready in {time.perf_counter() - start:.1f} s: nothing compiles at first use now")

@@ -84,3 +84,9 @@ def test_warmup_command_reports_each_part(capsys):
     assert warmup.main(["heuristic"]) == 0
     out = capsys.readouterr().out
     assert "the heuristic: " in out and "ready in" in out
+    assert warmup.build_parser().parse_args([]).parts == []  # no part named: all of them
+    try:
+        warmup.main(["heuristics"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "unknown part 'heuristics'; the parts are heuristic, solver, engine, ppo" in capsys.readouterr().err
