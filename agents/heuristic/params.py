@@ -51,6 +51,7 @@ class Params:
     looked_hand_points_4p: float = 40.0
     looked_hand_points_2p: float = 50.0
     blind_partner_tricks: float = 1.0  # a Blind Nil bidder's partner adds this to its trick estimate (the exchange)
+    nil_opponent_tricks: float = 0.0  # added to my trick estimate for each opponent who bid Nil or Blind Nil
     nil_cover_bid: int = 4  # a partner who bid at least this many tricks can cover my Nil ... (not measured)
     # ... so the Nil danger allowed rises by this. 0.0: +0.85 [+0.08, +1.62] (seed 109), not confirmed with
     # seed 2026: -0.16 [-0.89, +0.56]; 0.3: -1.27 [-2.01, -0.53] (seed 2026: -1.03 [-1.74, -0.32]).
@@ -90,6 +91,10 @@ class Params:
     # Attacking a Nil: lead a suit the Nil bidder holds with this probability. 0.3: -0.12 [-0.47, +0.24];
     # 0.7: -0.21 [-0.56, +0.15].
     nil_attack_suit: float = 0.5
+    # Attack a Nil only while my side's contract looks safe: its tricks still needed below my likely winners by
+    # more than this many (0: v1's rule; a large value: attack whatever the contract).
+    attack_slack: float = 0.0
+    attack_blind_nil: bool = True  # ... and attack a Blind Nil as a Nil (False: play my own contract against it)
     # Lead a suit my partner is void in when it holds a spade with this probability. 0.3: -0.03 [-0.07, +0.02];
     # 0.7: -0.00 [-0.08, +0.08].
     partner_ruff: float = 0.5
@@ -101,5 +106,8 @@ V1 = Params()
 """heuristic-v1: frozen, so that figures published against it stay reproducible (tests/test_heuristic_versions.py
 pins its games)."""
 DEFAULT = V1
-V2 = replace(V1, blind_nil_margin=0.0)
-"""heuristic-v2: sound under every rule set (docs/agents.md#heuristic-v2 gives each change and its measurement)."""
+# heuristic-v2: V1 with the values its grids chose (docs/results/heuristic_v2/grid_*.txt; docs/baselines.md):
+# Blind Nil by its value; its partner counts 2 tricks for the exchange, not 1; no attack on a Blind Nil (an attack
+# gives up more of our own contract than the sets it wins); after making our contract, always try to set theirs.
+V2 = replace(V1, blind_nil_margin=0.0, blind_partner_tricks=2.0, attack_blind_nil=False, set_slack=13)
+"""heuristic-v2: sound under every rule set (docs/baselines.md gives each change and its measurement)."""

@@ -58,11 +58,11 @@ PILE = 4  # the undisclosed discard pile (two players): a holder that never play
 
 # The decision's inputs, one int64 array (one argument: numba checks each argument's type on every call).
 ME, N, PARTNER, HAND, LEGAL, PASSED, DISCARDED, PILE_SIZE, LOOKED, PARTNER_LED, TRICK_LEN = range(11)
-TRICK_SEATS, TRICK_CARDS, PLAYED_BY, VOIDS, BIDS, TRICKS = 11, 15, 19, 23, 27, 31
-STATE_SIZE = 35
+TRICK_SEATS, TRICK_CARDS, PLAYED_BY, VOIDS, BIDS, TRICKS, BLIND = 11, 15, 19, 23, 27, 31, 35
+STATE_SIZE = 36
 # The parameters, one float64 array (the order of _params_array).
 (SAFE, PARTNER_SAFE, HOPELESS, COVER_HONOUR_RANK, COVER_RUFF_MAX_RANK, NIL_ATTACK_SUIT, PARTNER_RUFF,
- OPPONENT_RUFF, SET_SLACK) = range(9)
+ OPPONENT_RUFF, SET_SLACK, ATTACK_SLACK, ATTACK_BLIND_NIL) = range(11)
 
 
 # ------------------------------------------------------------------ cards
@@ -271,7 +271,7 @@ def _plan(st, params, cx) -> None:
         elif bid:
             opp_contract += bid
             opp_counted += won
-        elif won == 0:
+        elif won == 0 and (params[ATTACK_BLIND_NIL] or not (st[BLIND] >> p) & 1):
             attack |= 1 << p
     remaining = 13 - tricks_all
     need = contract - counted
@@ -310,9 +310,9 @@ def _seats(st, cx) -> None:
 
 
 @njit(cache=True)
-def _can_attack(st, cx) -> bool:
-    """Attacking a Nil gives up tricks: only while our own contract looks safe."""
-    if cx[NEED] <= 0:
+def _can_attack(st, params, cx) -> bool:
+    """Attacking a Nil gives up tricks: only while our own contract looks safe (give or take ATTACK_SLACK)."""
+    if cx[NEED] <= params[ATTACK_SLACK]:
         return True
     bosses = 0
     m = st[LEGAL]
@@ -320,7 +320,7 @@ def _can_attack(st, cx) -> bool:
         c = lowest_card(m)
         m &= m - 1
         bosses += _is_boss(c, cx[UNSEEN])
-    return cx[NEED] < bosses + popcount(st[HAND] & _SPADE_MASK) // 2
+    return cx[NEED] < bosses + popcount(st[HAND] & _SPADE_MASK) // 2 + params[ATTACK_SLACK]
 
 
 # ------------------------------------------------------------------ choosing among cards
@@ -425,7 +425,7 @@ def _follow(st, params, cx, share) -> int:
         card = _follow_cover(st, params, cx, winners, following, winner_seat, best)
         if card >= 0:
             return card
-    card = _follow_attack(st, cx, winners, losers, following, winner_seat)
+    card = _follow_attack(st, params, cx, winners, losers, following, winner_seat)
     if card >= 0:
         return card
     if winner_seat == partner:
@@ -476,14 +476,14 @@ def _follow_cover(st, params, cx, winners: int, following: bool, winner_seat: in
 
 
 @njit(cache=True)
-def _follow_attack(st, cx, winners: int, losers: int, following: bool, winner_seat: int) -> int:
+def _follow_attack(st, params, cx, winners: int, losers: int, following: bool, winner_seat: int) -> int:
     """A live Nil on the other side: let it win, or keep a card to beat it low; -1 when not attacking."""
     attack = cx[ATTACK]
     if (attack >> winner_seat) & 1 and losers and cx[NEED] < cx[REMAINING]:
         # The Nil is winning: let it (highest card that stays under). Busting it is worth 100 points and a
         # bag, more than the trick costs unless we need every trick.
         return _under(cx, losers, following)
-    if attack and _can_attack(st, cx):
+    if attack and _can_attack(st, params, cx):
         for i in range(cx[N_AFTER]):
             target = cx[AFTER + i]
             if (attack >> target) & 1:
@@ -594,7 +594,7 @@ def _lead(st, params, cx, share) -> int:
         return _lead_nil(st, cx, share)
     if cx[MODE] == COVER:
         return _lead_cover(st, cx, share)
-    if cx[ATTACK] and _can_attack(st, cx):
+    if cx[ATTACK] and _can_attack(st, params, cx):
         target = lowest_card(cx[ATTACK])  # the first seat (in seat order) with a live Nil
         cands = 0
         m = st[LEGAL]
@@ -739,7 +739,7 @@ def _lead_low(st, params, cx, share, side_cards: int) -> int:
 def _params_array(params: Params) -> np.ndarray:
     return np.array([params.safe, params.partner_safe, params.hopeless, params.cover_honour_rank,
                      params.cover_ruff_max_rank, params.nil_attack_suit, params.partner_ruff, params.opponent_ruff,
-                     params.set_slack], np.float64)
+                     params.set_slack, params.attack_slack, params.attack_blind_nil], np.float64)
 
 
 _BIT = tuple(1 << c for c in range(NUM_CARDS))
@@ -771,7 +771,7 @@ def _state(view: PlayerView, hand: int) -> np.ndarray:
         voids, bids, tricks = voids + [0, 0], bids + (0, 0), tricks + (0, 0)
     return np.fromiter((view.seat, n, -1 if partner is None else partner, hand, legal, passed, discarded,
                         view.discard_pile_size, view.looked, partner_led, len(trick), *seats, *cards, *played_by,
-                        *voids, *bids, *tricks), np.int64, STATE_SIZE)
+                        *voids, *bids, *tricks, sum(1 << p for p in range(n) if view.blind[p])), np.int64, STATE_SIZE)
 
 
 def choose_card(view: PlayerView, hand: int | None = None, params: Params = DEFAULT) -> int:
