@@ -76,6 +76,7 @@ import numpy as np
 
 from . import actions as A
 from .cards import CARD_NAMES, FULL_DECK, NUM_CARDS, SPADES, SUIT_MASKS, SUIT_OF, cards_of
+from .rules import check_engine
 
 if TYPE_CHECKING:  # the game calls this module (SpadesGame.resample), so it is imported here for annotations only
     from .game import SpadesGame
@@ -98,7 +99,9 @@ Where = int | str  # a seat, PILE or STOCK
 
 def resample(game: SpadesGame, seat: int, rng: np.random.Generator | int | None = None) -> SpadesGame:
     """A complete game state identical to ``game`` in everything ``seat`` knows, the hidden cards
-    dealt at random among the consistent deals (see the module docstring). ``game`` is unchanged."""
+    dealt at random among the consistent deals (see the module docstring). ``game`` is unchanged.
+    A rule option the resampler does not honour is refused (:func:`spades_env.rules.check_engine`)."""
+    check_engine(game.config, "resampler")
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     new = game.clone()
     if game.num_players == 4:
@@ -134,6 +137,7 @@ def information_state_key(game: SpadesGame, seat: int) -> str:
 def hidden_card_probabilities(game: SpadesGame, seat: int) -> dict[int, dict[Where, Fraction]]:
     """For each card whose place ``seat`` does not know: the exact probability of each place
     (a seat's hand, or PILE / STOCK in the two-player game) under :func:`resample`'s distribution."""
+    check_engine(game.config, "resampler")
     deal = _four_player_deal(game, seat)[0] if game.num_players == 4 else _two_player_deal(game, seat)[0]
     return deal.probabilities()
 

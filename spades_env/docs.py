@@ -1,12 +1,47 @@
-"""Generate docs/observations.md from the layout itself, so that the documentation cannot drift.
+"""Generate the docs that the code defines, so that the documentation cannot drift.
 
-Run ``python -m spades_env.docs > docs/observations.md``; a test checks that the file is current.
+docs/observations.md comes from the layout itself (``python -m spades_env.docs > docs/observations.md``);
+the rule tables of docs/rules.md and docs/environment.md from the declarations of
+:mod:`spades_env.rules`, between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->``
+(``python -m spades_env.docs --write`` rewrites every generated part). tests/test_docs.py checks that
+each is current.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
 from .actions import NUM_ACTIONS, action_to_str
 from .observations import KINDS, layout_table, observation_size
+from .rules import options_table, presets_table
+
+# The generated blocks of hand-written pages: page -> block name -> its text.
+GENERATED_BLOCKS: dict[str, dict[str, Callable[[], str]]] = {
+    "docs/rules.md": {"rule presets": presets_table, "rule options": lambda: options_table("rules")},
+    "docs/environment.md": {"rule presets": presets_table, "rule options": options_table},
+}
+
+
+def with_generated_blocks(text: str, blocks: dict[str, Callable[[], str]]) -> str:
+    """``text`` with each named block between its markers replaced by the generator's current output."""
+    for name, make in blocks.items():
+        start, end = f"<!-- generated: {name} -->", f"<!-- end generated: {name} -->"
+        i = text.find(start)
+        j = text.find(end, i)
+        if i < 0 or j < 0:
+            raise ValueError(f"no block {start} ... {end}")
+        text = text[:i + len(start)] + "\n" + make() + "\n" + text[j:]
+    return text
+
+
+def write_generated(root: Path) -> None:
+    """Rewrite every generated page and block under ``root`` (the repository)."""
+    (root / "docs" / "observations.md").write_text(observations_markdown())
+    for page, blocks in GENERATED_BLOCKS.items():
+        path = root / page
+        path.write_text(with_generated_blocks(path.read_text(), blocks))
 
 
 def observations_markdown() -> str:
@@ -34,4 +69,7 @@ def observations_markdown() -> str:
 
 
 if __name__ == "__main__":
-    print(observations_markdown(), end="")
+    if sys.argv[1:] == ["--write"]:
+        write_generated(Path.cwd())
+    else:
+        print(observations_markdown(), end="")

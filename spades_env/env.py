@@ -101,17 +101,20 @@ class raw_env(AECEnv, EzPickle):
     the other side's / ``POINTS_PER_REWARD`` (100), partners equal; ``"win"``: +1 / -1 at the end of
     the game, 0 when truncated); ``render_mode`` (``"ansi"``: the table as text, ``"human"``: printed,
     ``"rgb_array"``: a picture, see :mod:`spades_env.render_rgb`); ``render_seat`` (``None``: every
-    hand face up in the picture; a seat: only that seat's); and every rules Option of :class:`SpadesConfig`
-    (``target_score``, ``bag_limit``, ``max_hands``, ``single_hand``, ...).
+    hand face up in the picture; a seat: only that seat's); ``rules``, a rule preset of
+    :data:`spades_env.rules.PRESETS` (``"default"``: the rules as written; ``"house"``: Blind Nil only to
+    a side 100 or more behind); and every rule option of :class:`SpadesConfig` (``target_score``,
+    ``bag_limit``, ``max_hands``, ``single_hand``, ...), overriding the preset's.
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "spades_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, num_players: int = 4, observation: str = "default", reward: str = "score",
-                 render_mode: str | None = None, render_seat: int | None = None, **rules) -> None:
+                 render_mode: str | None = None, render_seat: int | None = None, rules: str = "default",
+                 **options) -> None:
         EzPickle.__init__(self, num_players=num_players, observation=observation, reward=reward,
-                          render_mode=render_mode, render_seat=render_seat, **rules)
+                          render_mode=render_mode, render_seat=render_seat, rules=rules, **options)
         super().__init__()
         if observation not in KINDS:
             raise ValueError(f"observation must be one of {KINDS}, got {observation!r}")
@@ -122,12 +125,12 @@ class raw_env(AECEnv, EzPickle):
         if render_seat is not None and render_seat not in range(num_players):
             raise ValueError(f"render_seat must be None or a seat in 0..{num_players - 1}, got {render_seat!r}")
         known = {f.name for f in dataclasses.fields(SpadesConfig)}
-        unknown = sorted(set(rules) - known)
+        unknown = sorted(set(options) - known)
         if unknown:
             raise ValueError(f"unknown option(s) {unknown}; rules options: {sorted(known - {'num_players'})}; "
-                             "env options: observation, reward, render_mode, render_seat "
+                             "env options: observation, reward, render_mode, render_seat, rules "
                              "(and illegal_action for env())")
-        self.config = SpadesConfig(num_players=num_players, **rules)
+        self.config = SpadesConfig.from_preset(rules, num_players=num_players, **options)
         self.game = SpadesGame(self.config)
         self.observation_kind = observation
         self.reward_mode = reward

@@ -246,10 +246,11 @@ def preset_help(default_preset: str) -> str:
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser, *, skip: Iterable[str] = (), preset_flag: bool = True,
-                       default_preset: str = "default") -> None:
-    """``--rules PRESET`` and one flag per rule option (``--bag-limit 5``, ``--no-nil``); a flag given overrides
-    the preset. Options not given are absent from the parsed namespace (see :func:`rule_overrides`)."""
-    group = parser.add_argument_group("rules (docs/rules.md): a preset, and any option overriding it")
+                       default_preset: str = "default", group: Any = None) -> None:
+    """``--rules PRESET`` and one flag per rule option (``--bag-limit 5``, ``--no-nil``), in ``group`` (default: a
+    new one); a flag given overrides the preset. Options not given are absent from the parsed namespace (see
+    :func:`rule_overrides`)."""
+    group = group or parser.add_argument_group("rules (docs/rules.md): a preset, and any option overriding it")
     if preset_flag:
         group.add_argument("--rules", choices=tuple(PRESETS), default=default_preset, help=preset_help(default_preset))
     for o in OPTIONS.values():
@@ -287,10 +288,10 @@ def _engines_text(o: RuleOption) -> str:
 
 
 def options_table(kind: str = "argument") -> str:
-    """The Markdown table of the rule options. ``"argument"``: name, default and meaning (the env's argument
-    table); ``"rules"``: also each preset's value, the engines that honour it and the test that pins it."""
+    """The Markdown table of the rule options. ``"argument"``: name, default and meaning (beside the env's
+    argument table); ``"rules"``: also each preset's value, the engines that honour it and the test that pins it."""
     if kind == "argument":
-        rows = ["| argument | default | meaning |", "|---|---|---|"]
+        rows = ["| option | default | meaning |", "|---|---|---|"]
         rows += [f"| `{o.name}` | {_code(o.default)} | {o.help} |" for o in OPTIONS.values()]
         return "\n".join(rows)
     others = [p for p in PRESETS if p != "default"]

@@ -31,28 +31,24 @@ wrapper (and `TerminateIllegalWrapper` with `illegal_action="terminate"`);
 
 ``` python
 spades_v0.env(num_players=4, observation="default", reward="score", render_mode=None,
-              render_seat=None, illegal_action="raise", target_score=500, bag_limit=10, bag_penalty=100,
-              nil=True, blind_nil=True, blind_nil_min_deficit=None, mercy_threshold=None,
-              max_hands=50, single_hand=False)
+              render_seat=None, illegal_action="raise", rules="default",
+              <rule arguments>)
 ```
 
 | argument | default | meaning |
 |---|---|---|
-| `num_players` | `4` | `4`: partnership Spades; `2`: two-player Spades (the hands are drawn from a stock) |
 | `observation` | `"default"` | `"default"`, `"history"` (+ the ordered tricks) or `"oracle"` (+ the other hands) |
 | `reward` | `"score"` | `"score"`: your side's points minus the other's / 100, per hand; `"win"`: ±1 at the end |
 | `render_mode` | `None` | `"ansi"` (the table as text), `"human"` (prints it), `"rgb_array"` (a picture) |
 | `render_seat` | `None` | `rgb_array`: `None` draws every hand face up; a seat only its own |
 | `illegal_action` | `"raise"` | `"raise"`: `ValueError`, game untouched; `"terminate"`: -1 and game over (`env()`) |
-| `target_score` | `500` | the game is played to this score |
-| `bag_limit` | `10` | every `bag_limit` bags cost `bag_penalty` points |
-| `bag_penalty` | `100` | see `bag_limit` |
-| `nil` | `True` | allow Nil bids (`False` also removes Blind Nil) |
-| `blind_nil` | `True` | allow Blind Nil |
-| `blind_nil_min_deficit` | `None` | Blind Nil only for a side trailing by at least this many points |
-| `mercy_threshold` | `None` | a side at or below this score loses |
-| `max_hands` | `50` | the episode is *truncated* after this many hands (never a win) |
-| `single_hand` | `False` | the episode ends (terminated) after one hand: a training mode |
+| `rules` | `"default"` | the rule preset (below); the rule options override it |
+
+The rule presets and the rule options, both tables generated from `spades_env/rules.py`:
+
+<rule presets>
+
+<rule options>
 
 `reset(seed=None, options=None)`: the same seed gives the same deals; a reset
 without a seed continues the random generator. `options` may fix the first
@@ -131,6 +127,16 @@ hand's record; `env.unwrapped.hand_records` keeps them all.
   observations; `score` and `win` rewards (spades-env 0.1.0)
 """
 
+import textwrap
+
 from .env import env, raw_env
+from .rules import OPTIONS, options_table, presets_table
+
+# The signature's rule arguments and both rule tables come from the declarations in spades_env/rules.py, so
+# that this docstring cannot drift from them (tests/test_docs.py reads it as it is after import).
+_RULE_ARGUMENTS = ", ".join(f"{o.name}={o.default!r}" for o in OPTIONS.values() if o.name != "num_players") + ")"
+_RULE_ARGUMENTS = textwrap.indent(textwrap.fill(_RULE_ARGUMENTS, 92), " " * 14)
+__doc__ = __doc__.replace(" " * 14 + "<rule arguments>)", _RULE_ARGUMENTS).replace("<rule options>", options_table())
+__doc__ = __doc__.replace("<rule presets>", presets_table())
 
 __all__ = ["env", "raw_env"]

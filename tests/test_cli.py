@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import io
 import json
 import os
 import subprocess
@@ -84,6 +85,38 @@ def test_every_rule_option_is_a_flag_recorded_in_config_and_summary(tmp_path):
     assert {"--" + f.name.replace("_", "-") for f in dataclasses.fields(SpadesConfig)} <= flags
 
 
+def test_a_rule_preset_with_overrides_is_recorded_in_config_records_and_summary(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert spades([*TOURNAMENT, "--agents", "random", "--rules", "house", "--bag-limit", "5", "--out", str(out)],
+                  capsys)[0] == 0
+    expected = SpadesConfig.from_preset("house", bag_limit=5, single_hand=True).to_dict()
+    config = json.loads((out / "config.json").read_text())
+    assert (config["preset"], config["rules"], config["config"]) == ("house", {"bag_limit": 5}, expected)
+    assert json.loads((out / "games.jsonl").read_text().splitlines()[0])["config"] == expected
+    house = "house rules (Blind Nil only to a side 100 or more behind) + bag limit 5"
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["spec"]["rules_described"] == house
+    printed = io.StringIO()
+    importlib.import_module("spades_env.agents.tournament.reports").print_summary(summary, printed)
+    assert printed.getvalue().startswith(f"rules: {house}\n")
+    assert f"Rules: {house}." in (out / "summary.md").read_text()
+    assert "Rules: house rules" in (out / "summary.html").read_text()
+    # an option given overrides the preset, "none" included; the same rules spelled otherwise resume the folder
+    assert spades([*TOURNAMENT, "--agents", "random", "--bag-limit", "5", "--blind-nil-min-deficit", "100",
+                   "--out", str(out)], capsys)[0] == 0
+    tournament = importlib.import_module("spades_env.agents.tournament.cli")
+    args = tournament.build_parser().parse_args(["--agents", "x", "--rules", "house",
+                                                 "--blind-nil-min-deficit", "none"])
+    assert tournament.spec_from_args(args).config() == SpadesConfig()
+
+
+def test_play_takes_a_rule_preset():
+    play = importlib.import_module("spades_env.agents.play.cli")
+    setup = play.new_setup(play.build_parser().parse_args(["--rules", "house", "--seed", "1"]))
+    assert setup.config == SpadesConfig.from_preset("house").to_dict()
+    assert play.new_setup(play.build_parser().parse_args(["--seed", "1"])).config == SpadesConfig().to_dict()
+
+
 # ------------------------------------------------------------------ input errors
 
 
@@ -123,6 +156,8 @@ TOURNAMENT = ["tournament", "--games", "2", "--single-hand", "--workers", "1", "
     (["--agents", "heuristic", "--out", "a_file"], ["--out a_file: a_file is a file, not a folder"]),
     (["--agents", "heuristic", "--out", "a_file/under"], ["a_file is a file, not a folder"]),
     (["--agents", "heuristic", "--backend", "dask"], ["argument --backend: invalid choice: 'dask'"]),
+    (["--agents", "heuristic", "--rules", "casual"], ["argument --rules: invalid choice: 'casual'", "'house'"]),
+    (["--agents", "heuristic", "--blind-nil-min-deficit", "x"], ["expected an integer or none, got 'x'"]),
 ])
 def test_tournament_input_errors_are_one_line_and_write_nothing(tmp_path, monkeypatch, capsys, args, fragments):
     monkeypatch.chdir(tmp_path)

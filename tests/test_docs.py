@@ -29,7 +29,7 @@ import pytest
 
 from spades_env import SpadesConfig, spades_v0
 from spades_env.actions import NUM_ACTIONS, action_to_str
-from spades_env.docs import observations_markdown
+from spades_env.docs import GENERATED_BLOCKS, observations_markdown, with_generated_blocks
 from spades_env.observations import KINDS, observation_size
 from spades_env.scoring import POINTS_PER_REWARD
 
@@ -56,6 +56,12 @@ def rel(path: Path) -> str:
 def test_observation_docs_are_current():
     path = DOCS / "observations.md"
     assert path.read_text() == observations_markdown(), "run: python -m spades_env.docs > docs/observations.md"
+
+
+@pytest.mark.parametrize("page", sorted(GENERATED_BLOCKS))
+def test_generated_rule_tables_are_current(page):
+    text = (ROOT / page).read_text()
+    assert text == with_generated_blocks(text, GENERATED_BLOCKS[page]), "run: python -m spades_env.docs --write"
 
 
 # ------------------------------------------------------------------ snippets
@@ -265,7 +271,7 @@ ENV_DOCS = {"docs/environment.md": (DOCS / "environment.md").read_text(), "spade
 
 @pytest.mark.parametrize("where", sorted(ENV_DOCS))
 def test_argument_table_matches_the_code(where):
-    rows = table_rows(ENV_DOCS[where], "| argument | default |")
+    rows = table_rows(ENV_DOCS[where], "| argument | default |") + table_rows(ENV_DOCS[where], "| option | default |")
     documented = {name.strip("`"): default.strip("`") for name, default, _ in rows}
     assert documented == argument_defaults()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -32,6 +33,7 @@ from spades_env.agents.ppo.train import main as train_main
 from spades_env.agents.ppo.train import ppo_update
 from spades_env.game import Phase
 from spades_env.observations import layout, observation_size
+from spades_env.rules import FORMAT_OPTIONS, OPTIONS, SpadesConfig, flag_of
 
 # Tiny runs: the random agent stands in for the heuristic and the teacher (the same code paths, only faster).
 TINY = ["--num-envs", "8", "--bc-hands", "0", "--hidden-sizes", "32", "--p-heuristic", "0.2", "--p-random", "0.2",
@@ -259,6 +261,9 @@ def test_help_shows_each_flag_once_with_its_help_and_default(capsys):
         train_main(["--help"])
     text = " ".join(capsys.readouterr().out.split()).split("options:", 1)[1]  # past the usage line
     for f in __import__("dataclasses").fields(PPOConfig):
+        if f.name == "rule_options":  # set by the rule flags, one per option but the variant and format
+            assert all(len(re.findall(flag_of(o) + "[ ,]", text)) == 1 for o in OPTIONS if o not in FORMAT_OPTIONS)
+            continue
         flag = "--" + f.name.replace("_", "-")
         assert text.count(flag + " ") == 1, flag
         assert f.metadata["help"] in text, f.name
@@ -418,10 +423,33 @@ def test_training_rules_reach_both_engines_and_the_worker(workers):
             assert all(not any(h.record["blind_nil"][s] for s in (1, 3)) for h in stats.hands)
             assert {"plays" in h.record for h in stats.hands} == {True, False}
     assert 0 < offered[True] < offered[False]
-    assert PPOConfig(blind_nil_min_deficit=100).rules() == {"blind_nil_min_deficit": 100}
-    assert PPOConfig(blind_nil_min_deficit=0).rules() == {"blind_nil_min_deficit": None}
-    with pytest.raises(ValueError, match="blind_nil_min_deficit"):
-        PPOConfig(blind_nil_min_deficit=-5)
+
+
+def test_training_config_takes_a_rule_preset_and_overrides():
+    """``--rules`` (house by default) and the rule flags reach the hands' config, the YAML file and the run's
+    config.json; a run saved with the former ``blind_nil_min_deficit`` key resumes under the same rules."""
+    import argparse
+
+    from spades_env.agents.ppo.config import add_config_arguments, config_from_args
+
+    assert PPOConfig().game_config() == SpadesConfig.from_preset("house", single_hand=True)
+    assert PPOConfig(rules="default").game_options()["blind_nil_min_deficit"] is None
+    parser = argparse.ArgumentParser()
+    add_config_arguments(parser)
+    cfg = config_from_args(parser.parse_args(["--rules", "default", "--bag-limit", "5", "--num-players", "2"]),
+                           {"rule_options": {"bag_penalty": 50}})  # as a YAML file gives it
+    assert cfg.game_config() == SpadesConfig(num_players=2, single_hand=True, bag_limit=5, bag_penalty=50)
+    saved = cfg.to_dict()
+    assert saved["rules_described"] == "default rules + bag limit 5, bag penalty 50"
+    assert PPOConfig.from_dict(saved) == cfg
+    legacy = {k: v for k, v in PPOConfig().to_dict().items() if k not in ("rules", "rule_options", "rules_described")}
+    assert PPOConfig.from_dict({**legacy, "blind_nil_min_deficit": 100}).game_config() == PPOConfig().game_config()
+    assert PPOConfig.from_dict({**legacy, "blind_nil_min_deficit": 0}).rules == "default"
+    for bad, message in (({"rules": "casual"}, "unknown rules preset 'casual'"),
+                         ({"rule_options": {"bag_limt": 5}}, "unknown rule option"),
+                         ({"rule_options": {"single_hand": False}}, "rule_options must be")):
+        with pytest.raises(ValueError, match=message):
+            PPOConfig(**bad)
 
 
 def test_bfloat16_passes_see_few_row_counts():

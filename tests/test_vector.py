@@ -21,6 +21,7 @@ from spades_env import actions as A
 from spades_env.cards import cards_of
 from spades_env.env import raw_env
 from spades_env.observations import to_uint8
+from spades_env.rules import PRESETS
 from spades_env.vector import VectorSpades
 
 RECORD_KEYS = ("hand", "dealer", "bids", "blind_nil", "tricks", "scores_before", "bags_before", "sides", "points",
@@ -172,6 +173,21 @@ def test_oracle_observations_and_state_match_reference():
 
 def test_no_nil_options_match_reference():
     play_differential(32, 100, seed=4, nil=False, blind_nil=False, max_hands=3)
+
+
+def test_no_nil_removes_blind_nil_as_in_reference():
+    """``nil=False`` with ``blind_nil`` left on: Blind Nil is a Nil bid, so neither engine offers it."""
+    play_differential(16, 32, seed=21, nil=False, single_hand=True)
+    play_differential(8, 16, seed=22, nil=False, single_hand=True, num_players=2)
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_each_preset_matches_reference(preset, num_players):
+    """The presets reach both engines alike: hands dealt at scores either side of the house rule's deficit."""
+    play_differential(24, 48, seed=23, start_scores=(-150, 150), single_hand=True, num_players=num_players,
+                      rules=preset)
+    play_differential(8, 8, seed=24, start_scores=(-150, 150), max_hands=4, num_players=num_players, rules=preset)
 
 
 def test_default_rules_match_reference():

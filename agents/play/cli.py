@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from spades_env.game import IllegalActionError, Phase, SpadesConfig, SpadesGame
+from spades_env.rules import PRESETS, preset_help
 
 from .human import HUMAN, Quit
 from .save import PlayError, Setup, load_deal, read_save, restore
@@ -16,7 +17,7 @@ from .screen import legend
 from .session import Session
 from .terminal import Reader, Writer, print_line, read_line
 
-NEW_GAME_OPTIONS = ("seat", "partner", "opponents", "num_players", "seed", "deal", "target")
+NEW_GAME_OPTIONS = ("seat", "partner", "opponents", "num_players", "seed", "deal", "target", "rules")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed of the deals (default: a random one, saved)")
     p.add_argument("--deal", metavar="FILE", help="JSON file fixing the first deal (see load_deal)")
     p.add_argument("--target", type=int, help="target score (default 500)")
+    p.add_argument("--rules", choices=tuple(PRESETS), help=preset_help("default"))
     p.add_argument("--save", metavar="FILE", help="save file (JSON Lines); default spades-play-<time>.jsonl")
     p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE (into FILE, or --save)")
     return p
@@ -50,7 +52,7 @@ def new_setup(args: argparse.Namespace) -> Setup:
     agents = [HUMAN if p == seat else partner if side_of[p] == side_of[seat] else opponents for p in range(n)]
     rules = {"num_players": n} | ({"target_score": args.target} if args.target is not None else {})
     try:
-        config = SpadesConfig(**rules).to_dict()
+        config = SpadesConfig.from_preset(args.rules or "default", **rules).to_dict()
     except ValueError as exc:
         raise PlayError(str(exc)) from None
     seed = secrets.randbelow(2**31) if args.seed is None else args.seed

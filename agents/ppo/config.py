@@ -3,10 +3,11 @@
 The defaults are the recipe ``spades train --num-players 4`` runs from scratch
 (see docs/training.md): clone the heuristic, then PPO with the heuristic as a
 teacher for card play, the learning rate annealed to 0 over the budget, a
-share of the hands dealt at random game scores, under the house rule that
-offers Blind Nil only to a side 100 behind (trained under the game's rule,
-Blind Nil at any score, a network bids it in every hand and never learns to
-bid a hand it has seen; docs/training.md). Every field is a
+share of the hands dealt at random game scores, under the ``house`` rule
+preset that offers Blind Nil only to a side 100 behind (trained under the
+game's rule, Blind Nil at any score, a network bids it in every hand and
+never learns to bid a hand it has seen; docs/training.md); ``--rules`` picks
+the preset and the rule flags override it. Every field is a
 command-line flag (``--learning-rate 1e-4``) with one line of help, so
 adding a field is a one-line change. Precedence: defaults, then the
 ``--config`` file (JSON or YAML), then explicit flags.
@@ -21,13 +22,15 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spades_env.rules import FORMAT_OPTIONS, SpadesConfig, add_rule_arguments, describe, rule_overrides
+
 TEACHER_PHASES = ("play", "all")  # which of the learner's decisions a teacher labels
 
 
 def _option(group: str, default, help: str):
     """A config field in ``group`` with one line of ``help`` (what ``--help`` shows, with the default)."""
-    if isinstance(default, list):
-        return field(default_factory=lambda: list(default), metadata={"group": group, "help": help})
+    if isinstance(default, list | dict):
+        return field(default_factory=lambda: type(default)(default), metadata={"group": group, "help": help})
     return field(default=default, metadata={"group": group, "help": help})
 
 
@@ -59,8 +62,9 @@ class PPOConfig:
     p_heuristic: float = _hands(0.3, "weight of hands against heuristic_agent")
     p_random: float = _hands(0.05, "weight of hands against the random agent")
     heuristic_agent: str = _hands("heuristic", "registry name of the heuristic opponent (and evaluation opponent)")
-    blind_nil_min_deficit: int = _rules(100, "train under the house rule offering Blind Nil only to a side this "
-                                        "far behind (0: at any score, as the game's rules do)")
+    rules: str = _rules("house", "the rule preset the hands are played under (docs/rules.md#rule-options-and-presets)")
+    rule_options: dict = _rules({}, "rule options overriding the preset's, e.g. {bag_limit: 5} (the rule flags "
+                                    "below set them)")
     pool_size: int = _hands(10, "past snapshots kept in the pool")
     snapshot_every: int = _hands(10, "updates between snapshots added to the pool")
 
@@ -109,23 +113,43 @@ class PPOConfig:
             raise ValueError("teacher_coef must be >= 0, score_context and teacher_share in [0, 1]")
         if self.num_envs < 1 or self.num_minibatches < 1 or self.update_epochs < 1:
             raise ValueError("num_envs, num_minibatches and update_epochs must be >= 1")
-        if self.blind_nil_min_deficit < 0:
-            raise ValueError(f"blind_nil_min_deficit must be >= 0 (0: at any score), got {self.blind_nil_min_deficit}")
+        if not isinstance(self.rule_options, dict) or set(self.rule_options) & set(FORMAT_OPTIONS):
+            raise ValueError(f"rule_options must be a mapping of rule options other than {FORMAT_OPTIONS}, "
+                             f"got {self.rule_options!r}")
+        self.game_config()  # a one-line error now for an unknown preset or option, or a bad value
 
-    def rules(self) -> dict:
-        """The game options the hands are played under (``SpadesConfig`` keyword arguments)."""
-        return {"blind_nil_min_deficit": self.blind_nil_min_deficit or None}
+    def game_config(self) -> SpadesConfig:
+        """The rules the hands are played under: the preset, its overrides, single hands."""
+        return SpadesConfig.from_preset(self.rules, num_players=self.num_players, single_hand=True,
+                                        **self.rule_options)
+
+    def game_options(self) -> dict:
+        """Every rule option of :meth:`game_config` but the variant and format (``SpadesConfig`` keyword arguments)."""
+        return {k: v for k, v in self.game_config().to_dict().items() if k not in FORMAT_OPTIONS}
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        return {**dataclasses.asdict(self), "rules_described": describe(self.game_config())}
 
     @classmethod
     def from_dict(cls, values: dict) -> PPOConfig:
+        values = _without_legacy_rules({k: v for k, v in values.items() if k != "rules_described"})
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
             raise ValueError(f"unknown config keys {unknown}; known: {sorted(known)}")
         return cls(**values)
+
+
+def _without_legacy_rules(values: dict) -> dict:
+    """A run saved before the presets had ``blind_nil_min_deficit`` (0: at any score): the same rules, as a preset."""
+    if "blind_nil_min_deficit" not in values:
+        return values
+    values = dict(values)
+    deficit = values.pop("blind_nil_min_deficit") or None
+    values.setdefault("rules", "house" if deficit == 100 else "default")
+    if deficit not in (None, 100):
+        values["rule_options"] = {"blind_nil_min_deficit": deficit, **values.get("rule_options", {})}
+    return values
 
 
 def load_config_file(path: str | Path) -> dict:
@@ -153,6 +177,8 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
             groups[group] = parser.add_argument_group(group)
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         kind = type(default)
+        if kind is dict:  # rule_options: set by the rule flags below
+            continue
         extra: dict = {"type": kind, "metavar": {int: "N", float: "X", str: "NAME"}.get(kind)}
         if kind is bool:
             extra = {"type": _parse_bool, "metavar": "{true,false}"}
@@ -161,15 +187,19 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
         shown = " ".join(map(str, default)) if kind is list else default
         groups[group].add_argument("--" + f.name.replace("_", "-"), default=None,
                                    help=f"{f.metadata['help']} (default: {shown})", **extra)
+    add_rule_arguments(parser, skip=FORMAT_OPTIONS, preset_flag=False, group=groups["rules"])
 
 
 def config_from_args(args: argparse.Namespace, base: dict | None = None) -> PPOConfig:
     """Defaults < ``base`` (e.g. a config file or a resumed run's config) < flags given on the command line."""
-    values = dict(base or {})
+    values = _without_legacy_rules(dict(base or {}))
     for f in dataclasses.fields(PPOConfig):
         given = getattr(args, f.name, None)
         if given is not None:
             values[f.name] = given
+    given = {k: v for k, v in rule_overrides(args).items() if k not in FORMAT_OPTIONS}  # num_players: a field
+    if given:
+        values["rule_options"] = {**values.get("rule_options", {}), **given}
     return PPOConfig.from_dict(values)
 
 

@@ -38,7 +38,8 @@ def evaluate(policy_path: Path, cfg: PPOConfig, deals: int | None = None) -> dic
 
     deals = deals or cfg.eval_deals
     stats = duplicate_match(PPOAgent(policy_path, greedy=True), cfg.heuristic_agent, games=2 * deals,
-                            seed=cfg.eval_seed, num_players=cfg.num_players, single_hand=True, rules=cfg.rules())
+                            seed=cfg.eval_seed, num_players=cfg.num_players, single_hand=True, preset=cfg.rules,
+                            rules=cfg.rule_options)
     ci = stats["points_per_deal_diff"]
     ppo, heuristic = stats["agent_a"], stats["agent_b"]
     return {"deals": stats["boards"], "points_per_deal": ci["mean"],

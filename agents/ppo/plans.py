@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from spades_env.game import SpadesConfig, SpadesGame
+from spades_env.game import SpadesGame
 
 from .config import PPOConfig
 from .score_context import GAME_START, Start, draw_start
@@ -69,7 +69,7 @@ def is_network_plan(plan: Plan) -> bool:
 def plan_hands(cfg: PPOConfig, rng: np.random.Generator, pool_size: int) -> list[Plan]:
     """The ``num_envs`` hands of the next rollout: opponents by the ``p_*`` weights, the learner's side at
     random, a ``score_context`` share dealt at a random game state."""
-    game = SpadesConfig(num_players=cfg.num_players, **cfg.rules())
+    game = cfg.game_config()
     side_of = SpadesGame(game).side_of
     weights = np.array([cfg.p_self, cfg.p_pool if pool_size else 0.0, cfg.p_heuristic, cfg.p_random])
     plans = []

@@ -130,7 +130,7 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
 def make_collector(cfg: PPOConfig) -> Collector:
     """The engines for ``num_envs`` hands, observations for the critic, the teacher's labels if any."""
     return Collector(cfg.num_players, cfg.num_envs, "oracle" if cfg.privileged_critic else "default",
-                     teacher_name(cfg), cfg.teacher_phases, cfg.teacher_share, cfg.workers, rules=cfg.rules())
+                     teacher_name(cfg), cfg.teacher_phases, cfg.teacher_share, cfg.workers, rules=cfg.game_options())
 
 
 def ppo_iteration(cfg: PPOConfig, state: TrainingState, collector: Collector,

@@ -168,13 +168,15 @@ def evaluate(agent_a: AgentSource, agent_b: AgentSource, *,
     Agents are given as registry specs, zero-argument factories, or agent
     objects; an object plays every seat of its side, so it must not keep
     per-seat state between calls (``reset`` is called for each seat it
-    holds). ``preset`` names the rules (:data:`spades_env.rules.PRESETS`), ``rules`` overrides its other
-    options (``{"nil": False}``); ``target_score`` and ``max_hands`` None: the preset's.
+    holds). ``preset`` names the rules (:data:`spades_env.rules.PRESETS`), ``rules`` overrides any of its
+    options (``{"nil": False}``), as do ``target_score`` and ``max_hands`` (None: the preset's).
     Returns :func:`spades_env.agents.tournament.stats.pairing_stats` of A against B.
     """
+    rules = dict(rules or {})
+    target_score, max_hands = rules.pop("target_score", target_score), rules.pop("max_hands", max_hands)
     spec = TournamentSpec(agents=("a", "b"), games=games, seed=seed, num_players=num_players,
                           single_hand=single_hand, target_score=target_score, max_hands=max_hands,
-                          rules=rules or {}, preset=preset)
+                          rules=rules, preset=preset)
     pools = [_per_seat(agent_a, num_players), _per_seat(agent_b, num_players)]
     played = []
     for index in range(spec.total_games):

@@ -8,8 +8,9 @@ import numpy as np
 
 from .. import actions as A
 from ..cards import FULL_DECK, NUM_CARDS, SPADE_MASK, SUIT_MASKS, SUIT_OF, TRICK_POWER
-from ..game import Phase, SpadesConfig
+from ..game import Phase
 from ..observations import observation_size
+from ..rules import SpadesConfig, check_engine
 from ..scoring import SideScore
 from .backend import Backend
 from .bidding import Bidding
@@ -59,12 +60,14 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
     game's seed), ``per_game_seeds``, ``threads`` (numpy only: card play and the observations split over this
     many threads, the same results; numba's default threading layer, ``workqueue``, must not be entered from
     two Python threads at once, so keep ``threads=1`` for engines stepped in parallel threads, or install
-    ``tbb``) and every rules Option of :class:`SpadesConfig`.
+    ``tbb``), ``rules`` (a rule preset of :data:`spades_env.rules.PRESETS`) and every rule option of
+    :class:`SpadesConfig`, overriding the preset's; an option this engine does not implement is refused
+    (:func:`spades_env.rules.check_engine`).
     """
 
     def __init__(self, num_envs: int, num_players: int = 4, reward: str = "score", device: Any = None,
                  seed: int | None = None, per_game_seeds: bool = False, observation: str = "default",
-                 observation_dtype: str = "float32", threads: int = 1, **rules) -> None:
+                 observation_dtype: str = "float32", threads: int = 1, rules: str = "default", **options) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if reward not in REWARD_MODES:
@@ -73,7 +76,8 @@ class VectorSpades(Bidding, TwoPlayerDraw, TrickPlay, HandCycle, ObservationWrit
             raise ValueError(f"observation must be one of {OBSERVATION_KINDS}, got {observation!r}")
         if observation_dtype not in OBSERVATION_DTYPES:
             raise ValueError(f"observation_dtype must be one of {OBSERVATION_DTYPES}, got {observation_dtype!r}")
-        self.config = SpadesConfig(num_players=num_players, **rules)
+        self.config = SpadesConfig.from_preset(rules, num_players=num_players, **options)
+        check_engine(self.config, "vector")
         self.num_envs = num_envs
         self.num_players = num_players
         self.reward_mode = reward

@@ -128,7 +128,7 @@ class HandCycle:
         """(k, n) bool: who may choose Blind Nil this hand (and so starts with the hand hidden), given the
         totals ``scores`` (k, 2) at its start."""
         be, cfg, shape = self._be, self.config, (len(scores), self.num_players)
-        if not cfg.blind_nil:
+        if not cfg.blind_nil_offered:
             return be.zeros(shape, be.bool)
         if cfg.blind_nil_min_deficit is None:
             return be.full(shape, True, be.bool)
