@@ -39,8 +39,6 @@ def test_factories_objects_and_specs():
         seat_agents(42, 4)
 
 
-@pytest.mark.xfail(strict=True, reason="agents/tournament/run.py's _per_seat still calls a bare function as a "
-                                       "factory: it is to call agents.match.seat_agents (engineer R's file)")
 def test_evaluate_takes_a_bare_function():
     from spades_env.agents.tournament import evaluate
 

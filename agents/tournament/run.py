@@ -16,13 +16,13 @@ its first game) does not block a rerun with other settings.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 from spades_env import records
 from spades_env.agent import UnsupportedConfigError, check_config, close_agent
 
-from ..base import Agent, AgentSpecError, make_agent
+from ..base import AgentSpecError, make_agent
+from ..match import AgentSource, seat_agents
 from .backends import check_backend, play_planned, run_games
 from .reports import write_reports
 from .schedule import TournamentSpec
@@ -147,26 +147,15 @@ def run_tournament(spec: TournamentSpec, out: str | Path, *, workers: int = 1, b
     return summary
 
 
-AgentSource = str | Agent | Callable[[], Agent]
-
-
-def _per_seat(agent: AgentSource, num_players: int) -> list[Agent]:
-    """One agent per seat from a registry spec (one object each), an agent object (shared) or a factory."""
-    if isinstance(agent, str):
-        return [make_agent(agent) for _ in range(num_players)]
-    if hasattr(agent, "act"):
-        return [agent] * num_players
-    return [agent() for _ in range(num_players)]
-
-
 def evaluate(agent_a: AgentSource, agent_b: AgentSource, *,
              games: int = 200, seed: int = 0, num_players: int = 4, single_hand: bool = False,
              target_score: int | None = None, max_hands: int | None = None, rules: dict | None = None,
              preset: str = "default") -> dict:
     """A duplicate match between two agents in this process, without files (for training-time evaluation).
 
-    Agents are given as registry specs, zero-argument factories, or agent
-    objects; an object plays every seat of its side, so it must not keep
+    Agents are given as registry specs, zero-argument factories, agent
+    objects or bare act functions (:func:`spades_env.agents.match.seat_agents`);
+    an object or function plays every seat of its side, so it must not keep
     per-seat state between calls (``reset`` is called for each seat it
     holds). ``preset`` names the rules (:data:`spades_env.rules.PRESETS`), ``rules`` overrides any of its
     options (``{"nil": False}``), as do ``target_score`` and ``max_hands`` (None: the preset's).
@@ -177,7 +166,7 @@ def evaluate(agent_a: AgentSource, agent_b: AgentSource, *,
     spec = TournamentSpec(agents=("a", "b"), games=games, seed=seed, num_players=num_players,
                           single_hand=single_hand, target_score=target_score, max_hands=max_hands,
                           rules=rules, preset=preset)
-    pools = [_per_seat(agent_a, num_players), _per_seat(agent_b, num_players)]
+    pools = [seat_agents(agent_a, num_players), seat_agents(agent_b, num_players)]
     played = []
     for index in range(spec.total_games):
         plan = spec.plan(index)
