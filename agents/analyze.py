@@ -12,7 +12,11 @@ reads), replayed through the engine:
   play: the value of the best card minus the value of the card played, in
   hand points of the player's side minus the other side's;
 * per agent (the tournament's ``seats``, or the play save's agents): the
-  points lost to card play per hand.
+  points lost to card play per hand, and its costliest card plays.
+
+``--html OUT.html`` writes the replay page of one game (``--game N``) with
+each hand's analysis on it and each costly card marked where it is played
+(the same page as ``spades replay --html OUT.html --analyze``).
 
 A position the solver cannot finish within ``--max-nodes`` (the first tricks
 of a deal with a Nil still standing can take millions of nodes) is left out
@@ -36,10 +40,11 @@ from spades_env.render import SEAT_NAMES
 from spades_env.solver import NodeLimitReached, solve, warm_up
 
 from .cli import ArgumentParser, positive_int
-from .replay import RecordedGame, load_games
+from .replay_records import RecordedGame, load_games
 
 TRICKS_PER_HAND = 13
 DEFAULT_MAX_NODES = 2_000_000
+TOP_MISTAKES = 3  # per agent, in the text
 
 
 @dataclass
@@ -147,15 +152,24 @@ def _par_line(game: SpadesGame, analysis: HandAnalysis, max_nodes: int) -> None:
 
 
 def analyze_games(games: list[RecordedGame], max_nodes: int = DEFAULT_MAX_NODES,
-                  last_tricks: int = TRICKS_PER_HAND) -> list[HandAnalysis]:
-    """Every completed hand of ``games``, in order."""
+                  last_tricks: int = TRICKS_PER_HAND, first_number: int = 1) -> list[HandAnalysis]:
+    """Every completed hand of ``games``, in order; the games are numbered from ``first_number`` (their place in
+    the file)."""
     out = []
-    for number, recorded in enumerate(games, start=1):
+    for number, recorded in enumerate(games, start=first_number):
         for record in recorded.hands:
             config = _config(recorded, record)
             seats = recorded.seats if recorded.seats and len(recorded.seats) == config.num_players else None
             out.append(analyze_hand(record, config, number, seats, max_nodes, last_tricks))
     return out
+
+
+def annotate(games: list[RecordedGame], analyses: list[HandAnalysis]) -> None:
+    """Attach each analysis (of :func:`analyze_games` on ``games``) to its hand record as ``"analysis"``: the
+    replay page shows it and marks the costly cards (:mod:`spades_env.agents.replay_html`)."""
+    records = [record for game in games for record in game.hands]
+    for record, analysis in zip(records, analyses, strict=True):
+        record["analysis"] = analysis.to_dict()
 
 
 def _config(recorded: RecordedGame, record: dict) -> SpadesConfig:
@@ -209,7 +223,25 @@ def table_text(analyses: list[HandAnalysis], rows: list[dict]) -> str:
               f"{'agent':<24} {'hands':>6} {'analysed':>9} {'lost/hand':>10} {'errors/hand':>12}"]
     lines += [f"{r['agent']:<24} {r['hands']:>6} {100 * r['analyzed']:>8.1f}% {r['lost_per_hand']:>10.2f} "
               f"{r['errors_per_hand']:>12.2f}" for r in rows]
+    mistakes = top_mistakes(analyses)
+    if mistakes:
+        lines += ["", f"The costliest card plays, up to {TOP_MISTAKES} per agent (points lost against the best card):"]
+        for agent, found in mistakes.items():
+            lines.append(f"{agent}:")
+            lines += [f"  game {a.game} hand {a.hand} trick {e.trick}: {SEAT_NAMES[a.num_players][e.seat]} played "
+                      f"{e.card}, best {' '.join(e.best)}, lost {e.loss}" for a, e in found]
     return "\n".join(lines)
+
+
+def top_mistakes(analyses: list[HandAnalysis], per_agent: int = TOP_MISTAKES) -> dict[str, list]:
+    """Per agent (named as in :func:`summary`): its ``per_agent`` costliest errors as (hand analysis, error),
+    the largest loss first, earlier hands first among equal losses."""
+    found: dict[str, list] = defaultdict(list)
+    for a in analyses:
+        names = a.seats or list(SEAT_NAMES[a.num_players])
+        for error in a.errors:
+            found[names[error.seat]].append((a, error))
+    return {agent: sorted(errors, key=lambda ae: -ae[1].loss)[:per_agent] for agent, errors in sorted(found.items())}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -221,6 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="analyse only the card plays of the last K tricks (par needs all 13)")
     p.add_argument("--games", type=positive_int, default=None, help="only the first N games of the file")
     p.add_argument("--json", action="store_true", help="print JSON (one object: hands and summary) instead")
+    p.add_argument("--html", metavar="OUT.html", default=None,
+                   help="also write the replay page of one game (--game) with the analysis and its costly cards")
+    p.add_argument("--game", type=positive_int, default=1, help="the game of the file --html shows, from 1")
     return p
 
 
@@ -229,8 +264,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         games = load_games(args.file)[:args.games]
+        if args.html and not 1 <= args.game <= len(games):
+            raise ValueError(f"--game must be in 1..{len(games)}, got {args.game}")
         warm_up()
         analyses = analyze_games(games, args.max_nodes, min(args.last_tricks, TRICKS_PER_HAND))
+        annotate(games, analyses)
     except (OSError, ValueError, KeyError, RecordMismatchError) as exc:
         print(f"spades analyze: {args.file}: {exc}", file=sys.stderr)
         return 2
@@ -239,4 +277,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"hands": [a.to_dict() for a in analyses], "summary": rows}))
     else:
         print(table_text(analyses, rows))
+    if args.html:
+        from .replay_html import write_game_page
+
+        path = write_game_page(games[args.game - 1], args.html)
+        print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
     return 0

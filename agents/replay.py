@@ -128,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-pause", action="store_true", help="print everything without waiting for Enter")
     p.add_argument("--html", metavar="OUT.html", default=None,
                    help="write the game as one self-contained web page instead (arrow keys step through it)")
+    p.add_argument("--analyze", action="store_true",
+                   help="with --html: analyse each hand double dummy (spades analyze) and mark the costly cards")
     return p
 
 
@@ -146,13 +148,22 @@ def main(argv: list[str] | None = None, read: Reader = read_line, write: Writer 
         print(f"spades replay: --game must be in 1..{len(games)} ({args.file} holds {len(games)} games)",
               file=sys.stderr)
         return 2
+    if args.analyze and not args.html:
+        print("spades replay: --analyze marks the costly cards on the web page: give --html OUT.html too "
+              "(or run spades analyze FILE for the text)", file=sys.stderr)
+        return 2
     if len(games) > 1:
         write(f"{args.file} holds {len(games)} games; this is game {args.game} (choose with --game K).")
     try:
         if args.html:
             from .replay_html import write_game_page
 
-            write(f"wrote {write_game_page(games[args.game - 1], args.html, first_hand=args.hand)}")
+            game = games[args.game - 1]
+            if args.analyze:
+                from .analyze import analyze_games, annotate
+
+                annotate([game], analyze_games([game], first_number=args.game))
+            write(f"wrote {write_game_page(game, args.html, first_hand=args.hand)}")
             return 0
         Viewer(games[args.game - 1], write, None if args.no_pause else read).show(args.hand)
     except (KeyError, ValueError, IndexError, TypeError) as exc:  # a record lacking fields, or odd values

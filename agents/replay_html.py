@@ -5,7 +5,8 @@ from disk, with no server, no network, no external script or font. The suit symb
 from :data:`spades_env.render_rgb.SUIT_SHAPES`, the shapes of the ``rgb_array`` frames, so no font
 needs ♠♥♦♣. What the page shows of a hand is built here from the records (:func:`hand_view`); the
 script only steps through it. A hand record may carry an ``"analysis"`` dict (the double-dummy
-analysis of ``spades analyze``); the page shows it beside that hand.
+analysis of ``spades analyze``); the page shows it beside that hand, and marks each card play it
+found costly on the table, with the points it lost and the best cards.
 """
 
 from __future__ import annotations
@@ -55,7 +56,15 @@ def hand_view(record: dict, labels: list[str]) -> dict:
         "columns": ["", *(sides.side_label(s) for s in range(2))],
         "breakdown": breakdown_rows(record),
         "analysis": record.get("analysis"),
+        "costly": costly_cards(record.get("analysis")),
     }
+
+
+def costly_cards(analysis: dict | None) -> dict[str, dict]:
+    """The card plays an analysis (``spades analyze``'s ``errors``) found costly, by their index in the hand's
+    plays (as text: JSON keys): what each lost and the best cards instead. The page marks them on the table."""
+    errors = (analysis or {}).get("errors") or []
+    return {str(e["play"]): {"loss": e["loss"], "best": list(e["best"])} for e in errors}
 
 
 def breakdown_rows(record: dict) -> list[list]:

@@ -66,3 +66,34 @@ def test_bad_file_is_one_line_on_stderr(tmp_path, capsys):
     bad.write_text('{"nothing": 1}\n')
     assert main([str(bad)]) == 2
     assert "spades analyze" in capsys.readouterr().err
+
+
+def test_the_text_names_each_agents_costliest_card_plays(two_player_games, capsys):
+    analyses = analyze_games(load_games(str(two_player_games)))
+    assert main([str(two_player_games)]) == 0
+    text = capsys.readouterr().out.split("The costliest card plays, up to 3 per agent", 1)[1]
+    worst = max((e for a in analyses for e in a.errors if (a.seats or [])[e.seat] == "random"), key=lambda e: e.loss)
+    random_part = text.split("random:\n", 1)[1]
+    first = random_part.splitlines()[0]
+    assert f"played {worst.card}, best {' '.join(worst.best)}, lost {worst.loss}" in first
+    assert len([line for line in random_part.splitlines() if line.startswith("  game ")]) == 3
+
+
+def test_the_html_page_carries_the_analysis_and_marks_the_costly_cards(two_player_games, tmp_path, capsys):
+    from spades_env.agents.replay import main as replay_main
+
+    page = tmp_path / "game2.html"
+    assert main([str(two_player_games), "--html", str(page), "--game", "2"]) == 0
+    data = json.loads(page.read_text().split('id="game-data">', 1)[1].split("</script>", 1)[0])
+    (hand,) = data["hands"]
+    errors = hand["analysis"]["errors"]
+    assert errors and hand["costly"] == {str(e["play"]): {"loss": e["loss"], "best": e["best"]} for e in errors}
+    for error in errors:  # each mark is on the card that was played there
+        assert hand["plays"][error["play"]] == [error["seat"], error["card"]]
+    replayed = tmp_path / "replayed.html"
+    assert replay_main([str(two_player_games), "--game", "2", "--html", str(replayed), "--analyze"],
+                       write=lambda text: None) == 0
+    assert replayed.read_text() == page.read_text()  # the same page either way
+    assert replay_main([str(two_player_games), "--analyze"], write=lambda text: None) == 2
+    assert "--analyze marks the costly cards on the web page: give --html" in capsys.readouterr().err
+    assert main([str(two_player_games), "--html", str(page), "--game", "9"]) == 2

@@ -133,8 +133,15 @@ function trickNode(h, n) {
       const node = cardNode(c);
       node.dataset.seat = String(p);
       if (p === winner) node.classList.add("winner");
-      box.append(el("div", { class: "slot " + h.areas[p] }, node,
-        el("span", { text: h.names[p] + (i === 0 ? " led" : "") })));
+      const slot = el("div", { class: "slot " + h.areas[p] }, node,
+        el("span", { text: h.names[p] + (i === 0 ? " led" : "") }));
+      const cost = (h.costly || {})[String(t * n + i)];
+      if (cost) {  // spades analyze found this card costly: how much, and what was best
+        node.classList.add("costly");
+        node.title = `${c}: lost ${cost.loss} against double-dummy play; best ${cost.best.join(" ")}`;
+        slot.append(el("span", { class: "loss", text: `−${cost.loss} (best ${cost.best.join(" ")})` }));
+      }
+      box.append(slot);
     });
     text = winner === null ? "" : `${h.names[winner]} wins`;
   }
