@@ -80,6 +80,7 @@ from .rules import check_engine
 
 if TYPE_CHECKING:  # the game calls this module (SpadesGame.resample), so it is imported here for annotations only
     from .game import SpadesGame
+    from .variant import Variant
 
 PILE = "pile"  # the two-player discard pile
 STOCK = "stock"  # the two-player stock
@@ -104,10 +105,10 @@ def resample(game: SpadesGame, seat: int, rng: np.random.Generator | int | None 
     check_engine(game.config, "resampler")
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     new = game.clone()
-    if game.num_players == 4:
-        _resample_four(game, new, seat, rng)
-    else:
+    if game.variant.drawn:
         _resample_two(game, new, seat, rng)
+    else:
+        _resample_four(game, new, seat, rng)
     new.rng = np.random.default_rng(int(rng.integers(2**63)))  # the future is hidden too
     new.forced_draws = []
     new._legal = None
@@ -123,10 +124,10 @@ def information_state_key(game: SpadesGame, seat: int) -> str:
     """
     parts = [repr(game.config), f"seat {seat}"]
     for record in game.hand_records:
-        parts.append(_record_observations(record, seat, game.num_players))
-    start_seen = game.looked[seat] if game.num_players == 4 else game.stock_pos == NUM_CARDS
+        parts.append(_record_observations(record, seat, game.variant))
+    start_seen = game.stock_pos == NUM_CARDS if game.variant.drawn else game.looked[seat]
     parts.append(_hand_observations(
-        seat, game.num_players, game.dealer, game.start_hands[seat] if start_seen else None, game.actions,
+        seat, game.variant, game.dealer, game.start_hands[seat] if start_seen else None, game.actions,
         game.passes, game.stock, game.replacements))
     offered = game.offered if game.current_player == seat else None
     parts.append(f"hand {game.hand_number} scores {game.scores_before} bags {game.bags_before} "
@@ -138,7 +139,7 @@ def hidden_card_probabilities(game: SpadesGame, seat: int) -> dict[int, dict[Whe
     """For each card whose place ``seat`` does not know: the exact probability of each place
     (a seat's hand, or PILE / STOCK in the two-player game) under :func:`resample`'s distribution."""
     check_engine(game.config, "resampler")
-    deal = _four_player_deal(game, seat)[0] if game.num_players == 4 else _two_player_deal(game, seat)[0]
+    deal = (_two_player_deal if game.variant.drawn else _four_player_deal)(game, seat)[0]
     return deal.probabilities()
 
 
@@ -486,8 +487,9 @@ def _four_player_deal(game: SpadesGame, seat: int) -> tuple[HiddenDeal, list[int
     known = [0] * 4
     known[seat] = game.hands[seat] if looked else 0
     passed = _mask(card for giver, _, card in game.passes if giver == seat)
-    known[(seat + 2) % 4] = passed & ~known[seat] & ~played
-    unknown = FULL_DECK & ~played & ~known[seat] & ~known[(seat + 2) % 4]
+    partner = game.partner(seat)
+    known[partner] = passed & ~known[seat] & ~played
+    unknown = FULL_DECK & ~played & ~known[seat] & ~known[partner]
     size, voids = _four_player_hand_sizes(game), _shown_voids(game)
     slots = tuple(Slot(p, size[p] - known[p].bit_count(), FULL_DECK & ~_void_cards(voids[p]))
                   for p in range(4) if p != seat or not looked)
@@ -665,23 +667,24 @@ def _rebuild_stock(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.
 # ============================================================ information state
 
 
-def _hand_observations(seat: int, n: int, dealer: int, start: int | None, actions, passes, stock,
+def _hand_observations(seat: int, variant: Variant, dealer: int, start: int | None, actions, passes, stock,
                        replacements) -> str:
     """One hand as ``seat`` saw it: its dealt (four players) or drawn (two) hand once it looked,
     and every action, with what it could not see masked."""
     out = [f"dealer {dealer} start {'?' if start is None else start}"]
-    secret = passes if n == 4 else replacements  # the first card actions of a hand are these
+    exchanged = variant.blind_nil_exchange == "pass"
+    secret = passes if exchanged else replacements  # the first card actions of a hand are these
     cards = my_draws = 0
     for player, action in actions:
         if A.is_card(action) and cards < len(secret):
-            if n == 4:
+            if exchanged:
                 giver, receiver, card = secret[cards]
                 out.append(f"{giver}>{receiver}:{card if seat in (giver, receiver) else '?'}")
             else:
                 _, put, drawn = secret[cards]
                 out.append(f"{player}:{put}>{drawn}" if player == seat else f"{player}:replace")
             cards += 1
-        elif action in (A.KEEP, A.DISCARD) and n == 2:
+        elif action in (A.KEEP, A.DISCARD) and variant.drawn:
             if player == seat:
                 t = 2 * my_draws + (seat - dealer) % 2
                 out.append(f"{player}:{action}:{stock[2 * t]},{stock[2 * t + 1]}")
@@ -693,10 +696,10 @@ def _hand_observations(seat: int, n: int, dealer: int, start: int | None, action
     return " ".join(out)
 
 
-def _record_observations(record: dict, seat: int, n: int) -> str:
+def _record_observations(record: dict, seat: int, variant: Variant) -> str:
     """An earlier hand, from its record, as ``seat`` saw it."""
     ids = _CARD_IDS
     return _hand_observations(
-        seat, n, record["dealer"], _mask(ids[c] for c in record["hands"][seat]), record["actions"],
+        seat, variant, record["dealer"], _mask(ids[c] for c in record["hands"][seat]), record["actions"],
         [(g, r, ids[c]) for g, r, c in record["passes"]], [ids[c] for c in record["stock"]],
         [(p, ids[c], ids[d]) for p, c, d in record["replacements"]]) + f" scores {record['scores']}"
