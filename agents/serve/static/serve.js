@@ -115,6 +115,7 @@ async function startGame(event) {
   const body = { num_players: n, seat: Number($("seat").value), mode: $("mode").value, rules: ruleValues(),
                  opponents: n === 4 ? [$("opponent-1").value, $("opponent-2").value] : $("opponent-1").value };
   if (n === 4) body.partner = $("partner").value;
+  if ($("seed").value !== "") body.seed = Number($("seed").value);
   const { ok, data } = await api("POST", "/api/games", body);
   if (!ok) { $("form-error").textContent = data.error; return; }
   sessionStorage.setItem(`token-${data.game.id}`, data.token);
