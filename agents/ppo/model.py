@@ -305,6 +305,20 @@ def load_policy(path: str | Path) -> tuple[ActorCritic, dict]:
     return model, data
 
 
+_SHARED: dict[str, tuple[tuple[int, int], ActorCritic, dict]] = {}
+
+
+def shared_policy(path: Path) -> tuple[ActorCritic, dict]:
+    """The network of a policy file, loaded once per process and shared by the agents that play it (they only
+    read it): a training run facing a network builds one agent per hand and seat, a thousand at 512 hands.
+    A file rewritten since (another size or time) is loaded afresh."""
+    stat = path.stat()
+    key, version = str(path.resolve()), (stat.st_mtime_ns, stat.st_size)
+    if key not in _SHARED or _SHARED[key][0] != version:
+        _SHARED[key] = (version, *load_policy(path))
+    return _SHARED[key][1], _SHARED[key][2]
+
+
 class PPOAgent:
     """Plays a trained policy through the :class:`spades_env.agents.base.Agent` protocol.
 
@@ -318,7 +332,7 @@ class PPOAgent:
         path = Path(path) if path else SHIPPED[num_players]
         if not path.exists():
             raise FileNotFoundError(f"no PPO checkpoint at {path}")
-        self.model, data = load_policy(path)
+        self.model, data = shared_policy(path)
         self.num_players = data["num_players"]
         self.meta = data["meta"]
         self.path = path
