@@ -34,8 +34,8 @@ SHOTS = os.environ.get("SPADES_SERVE_SCREENSHOTS")
 class LiveServer:
     """The application served by uvicorn in a thread, on a free port of 127.0.0.1."""
 
-    def __init__(self, folder: Path, agents: tuple[str, ...] = ("random", "heuristic")) -> None:
-        app = create_app(list(agents), folder, pace_ms=0, analysis_nodes=50_000)
+    def __init__(self, folder: Path, agents: tuple[str, ...] = ("random", "heuristic"), nodes: int = 50_000) -> None:
+        app = create_app(list(agents), folder, pace_ms=0, analysis_nodes=nodes)
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -75,7 +75,7 @@ def wait_for(check, what: str, timeout: float = 30):
 
 
 def start_game(driver, url: str, num_players: int, seat: int, seed: int, partner: str = "random",
-               opponents: str = "random") -> str:
+               opponents: str = "random", preset: str = "default") -> str:
     """Fill the lobby's form by clicks and start; returns the game's id."""
     from selenium.webdriver.support.ui import Select
 
@@ -88,6 +88,7 @@ def start_game(driver, url: str, num_players: int, seat: int, seed: int, partner
         Select(driver.find_element("id", "opponent-2")).select_by_value(opponents)
     Select(driver.find_element("id", "opponent-1")).select_by_value(opponents)
     Select(driver.find_element("id", "mode")).select_by_value("hand")
+    Select(driver.find_element("id", "preset")).select_by_value(preset)
     driver.find_element("id", "seed").send_keys(str(seed))
     driver.find_element("id", "start").click()
     wait_for(lambda: "game=" in driver.current_url, "the game to open")
@@ -98,8 +99,8 @@ class Player:
     """Plays the person's seat by clicking: Blind Nil or look, bid 3, the first legal card (once an illegal
     card first, whose refusal must show), keep, one replacement then done."""
 
-    def __init__(self, driver, blind: bool, shots: dict[str, Path] | None = None) -> None:
-        self.driver, self.blind, self.shots = driver, blind, shots or {}
+    def __init__(self, driver, blind: bool) -> None:
+        self.driver, self.blind = driver, blind
         self.refused = self.replaced = False
         self.clicks = 0
 
@@ -132,8 +133,6 @@ class Player:
         assert "must follow suit" in reason or "not broken" in reason, reason
         assert dataset(self.driver)["seq"] == seq
         self.refused = True
-        if "table" in self.shots:
-            self.driver.save_screenshot(str(self.shots.pop("table")))
 
     def play(self, until_seq: int | None = None) -> None:
         """Click until the game is over (or the page shows move ``until_seq``)."""
@@ -164,12 +163,11 @@ def check_record(folder: Path, game_id: str, seat: int) -> dict:
 
 @pytest.mark.parametrize(("num_players", "seat", "blind"), [(4, 0, True), (2, 0, True), (2, 1, False)])
 def test_a_single_hand_through_clicks_only(browser, tmp_path, num_players, seat, blind):
-    shots = {} if not SHOTS or num_players != 4 else {"table": Path(SHOTS) / "serve_table.png"}
     with LiveServer(tmp_path) as url:
         game_id = start_game(browser, url, num_players, seat, seed=3)
         info = browser.find_element("id", "info").text
         assert "random (random-v1)" in info and "default rules" in info  # the agents' names and versions
-        player = Player(browser, blind, shots)
+        player = Player(browser, blind)
         player.play()
         assert player.refused or num_players == 2
         record = check_record(tmp_path, game_id, seat)
@@ -184,9 +182,6 @@ def test_a_single_hand_through_clicks_only(browser, tmp_path, num_players, seat,
         assert browser.find_element("id", "prompt").text.startswith("Game over after 1 hand")
         analysis = wait_for(lambda: browser.find_elements("id", "par"), "the analysis")[0]
         assert "Par with every hand open" in analysis.text
-        if SHOTS and num_players == 4:
-            browser.find_element("id", "analysis").screenshot(str(Path(SHOTS) / "serve_analysis.png"))
-            browser.save_screenshot(str(Path(SHOTS) / "serve_end.png"))
         replay = browser.find_element("id", "replay-link").get_attribute("href")
         with urllib.request.urlopen(replay, timeout=10) as page:
             assert 'id="game-data"' in page.read().decode()
@@ -218,5 +213,31 @@ def test_the_table_fits_a_phone(browser, tmp_path):
             width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
             assert width[0] <= width[1], width
             assert all(b.is_displayed() for b in browser.find_elements("css selector", "#buttons button"))
+        finally:
+            browser.set_window_size(1500, 900)
+
+
+@pytest.mark.skipif(not SHOTS, reason="set SPADES_SERVE_SCREENSHOTS=DIR to write the docs' screenshots")
+def test_screenshots_for_the_docs(browser, tmp_path):
+    """The table in the middle of a trick, a hand's analysis and the end of the game, with the heuristic, under
+    the house rule (no Blind Nil at 0-0: the par of a hand without Blind Nil is solved in a second)."""
+    folder = Path(SHOTS)
+    with LiveServer(tmp_path, ("heuristic", "random"), nodes=200_000) as url:
+        start_game(browser, url, 4, 2, seed=15, partner="heuristic", opponents="heuristic", preset="house")
+        player = Player(browser, blind=False)
+        player.refused = True
+        while True:  # to the person's turn after three tricks with cards on the table
+            player.play(until_seq=int(dataset(browser)["seq"]) + 1)
+            shown = dataset(browser)
+            if shown["phase"] == "play" and int(shown["seq"]) > 26 and shown["yourTurn"] == "1" \
+                    and browser.find_elements("css selector", "#trick .card"):
+                break
+        browser.save_screenshot(str(folder / "serve_table.png"))
+        player.play()
+        wait_for(lambda: browser.find_elements("id", "par"), "the analysis")
+        browser.set_window_size(1500, 1300)
+        try:
+            browser.find_element("id", "analysis").screenshot(str(folder / "serve_analysis.png"))
+            browser.save_screenshot(str(folder / "serve_end.png"))
         finally:
             browser.set_window_size(1500, 900)
