@@ -23,6 +23,7 @@ COMMANDS = {
     "serve": ("spades_env.agents.serve:main", "play against the agents in the browser (a local web application)"),
     "replay": ("spades_env.agents.replay:main", "step through a recorded game"),
     "analyze": ("spades_env.agents.analyze:main", "double-dummy analysis of recorded hands: points lost to card play"),
+    "exploit": ("spades_env.agents.exploit:main", "approximate exploitability: a trained best response's margin"),
     "benchmark": ("spades_env.agents.benchmark:main", "a score card against the versioned pool"),
     "warmup": ("spades_env.agents.warmup:main", "compile the numba kernels now (once per install), not at first use"),
 }
