@@ -9,11 +9,12 @@ the engine refuses it, says why in one line.
 from __future__ import annotations
 
 from spades_env import actions as A
-from spades_env.cards import SPADES, SUIT_NAMES, card_to_str, suit_of
+from spades_env.cards import SPADES, SUIT_NAMES, suit_of
 from spades_env.game import Phase
 from spades_env.view import PlayerView
 
 from .screen import screen
+from .style import card_text
 from .table import Table, cards_text
 from .terminal import Reader, Writer
 
@@ -49,12 +50,13 @@ class Human:
 
     needs_observation = False  # the person reads the view, not the vector
 
-    def __init__(self, table: Table, read: Reader, write: Writer) -> None:
+    def __init__(self, table: Table, read: Reader, write: Writer, show: Writer | None = None) -> None:
         self.table, self.read, self.write = table, read, write
+        self.show = show or (lambda text: write("\n" + text))  # a LiveScreen's show redraws in place
 
     def act(self, observation, action_mask, view: PlayerView) -> int:
         """The legal action the person types; raises :class:`Quit` when they stop."""
-        self.write("\n" + screen(self.table, view))
+        self.show(screen(self.table, view))
         while True:
             try:
                 text = self.read(PROMPTS[view.phase])
@@ -64,7 +66,7 @@ class Human:
             if command in ("q", "quit", "exit"):
                 raise Quit
             if command in ("", "show"):
-                self.write(screen(self.table, view))
+                self.show(screen(self.table, view))
                 continue
             if command in ("?", "help", "h"):
                 self.write(HELP)
@@ -96,7 +98,7 @@ def refusal_reason(view: PlayerView, action: int) -> str:
     """Why the engine does not allow ``action`` now, in words a player understands."""
     phase, cfg = view.phase, view.config
     if A.is_card(action) and phase in (Phase.PLAY, Phase.PASS, Phase.REPLACE):
-        card = card_to_str(action)
+        card = card_text(action)
         if action not in view.hand:
             return f"you don't hold {card}"
         if phase == Phase.PLAY and view.trick:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spades_env import actions as A
-from spades_env.cards import NUM_CARDS, card_to_str, cards_of
+from spades_env.cards import NUM_CARDS, cards_of
 from spades_env.game import Phase, SpadesGame
 from spades_env.render import bid_text
 
+from .style import card_text
 from .table import Table, cards_text
 from .terminal import Writer
 
@@ -78,9 +79,9 @@ class Narrator:
         who, seat = self.table.who, self.table.seat
         giver, receiver, card = game.passes[-1]
         if giver == seat:
-            self.write(f"You pass {card_to_str(card)} to {who(receiver)}.")
+            self.write(f"You pass {card_text(card)} to {who(receiver)}.")
         elif receiver == seat:
-            self.write(f"{who(giver)} passes you {card_to_str(card)}.")
+            self.write(f"{who(giver)} passes you {card_text(card)}.")
         elif sum(g == giver for g, _, _ in game.passes) == 3:  # others' cards stay hidden: one line per 3
             self.write(f"{who(giver)} passes 3 cards to {who(receiver)}.")
 
@@ -99,13 +100,13 @@ class Narrator:
             self.write(f"{who(player)} {'are' if player == seat else 'is'} done replacing.")
         elif player == seat:
             _, back, drawn = game.replacements[-1]
-            self.write(f"You put back {card_to_str(back)} and draw {card_to_str(drawn)}.")
+            self.write(f"You put back {card_text(back)} and draw {card_text(drawn)}.")
         else:
             self.write(f"{who(player)} puts back a card and draws one from the discard pile.")
 
     def _play(self, game: SpadesGame, player: int, action: int, before: Before) -> None:
         hand_over = game.hand_number > before.hand_number
-        self.write(f"{self.table.verb(player, 'play')} {card_to_str(action)}.")
+        self.write(f"{self.table.verb(player, 'play')} {card_text(action)}.")
         if len(before.trick) + 1 == game.num_players:
             self._trick_won(game, (*before.trick, (player, action)), hand_over)
         if not hand_over and game.spades_broken and not before.spades_broken:
@@ -117,7 +118,7 @@ class Narrator:
         record = game.hand_records[-1] if hand_over else None  # the engine has moved on to the next hand
         winners = record["trick_winners"] if record else game.trick_winners
         tricks = record["tricks"] if record else game.tricks
-        cards = ", ".join(f"{table.who(p)} {card_to_str(c)}" for p, c in trick)
+        cards = ", ".join(f"{table.who(p)} {card_text(c)}" for p, c in trick)
         self.write(f"  -> {table.verb(winners[-1], 'win')} trick {len(winners)}: {cards}. "
                    f"Tricks: {table.tricks_text(tricks)}")
 

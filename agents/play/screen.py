@@ -7,12 +7,13 @@ shows more than a player at that seat knows.
 from __future__ import annotations
 
 from spades_env import actions as A
-from spades_env.cards import card_to_str, hand_to_str, mask_of
+from spades_env.cards import mask_of
 from spades_env.game import Phase
 from spades_env.render import bid_text
 from spades_env.view import PlayerView
 
 from .save import Setup
+from .style import card_text, hand_text
 from .table import Table, cards_text
 
 
@@ -31,9 +32,9 @@ def legend(table: Table, setup: Setup, save_path: str) -> str:
 def screen(table: Table, view: PlayerView) -> str:
     """The table before the person acts: scores, bids, tricks, the trick, the hand and the choices."""
     if view.phase == Phase.DRAW:  # thirteen draw turns a hand: a short screen
-        top = card_to_str(view.offered) if view.offered is not None else "?"
+        top = card_text(view.offered) if view.offered is not None else "?"
         return (f"Draw: stock {view.stock_left} cards, discard pile {view.discard_pile_size}. "
-                f"Your cards: {hand_to_str(mask_of(view.hand))}\nTop card: {top}. {choices(table, view)}")
+                f"Your cards: {hand_text(mask_of(view.hand))}\nTop card: {top}. {choices(table, view)}")
     lines = [_heading(view), _score_line(table, view), _bids_line(table, view)]
     lines += _stock_lines(view) + _exchange_lines(view) + _trick_lines(table, view)
     lines.append(_hand_line(view))
@@ -62,7 +63,7 @@ def _bids_line(table: Table, view: PlayerView) -> str:
 def _stock_lines(view: PlayerView) -> list[str]:
     if view.num_players != 2 or view.stock_left == 0:
         return []
-    top = "" if view.offered is None else f" · top card: {card_to_str(view.offered)}"
+    top = "" if view.offered is None else f" · top card: {card_text(view.offered)}"
     return [f"Draw:   stock {view.stock_left} cards · discard pile {view.discard_pile_size}{top}"]
 
 
@@ -74,7 +75,7 @@ def _exchange_lines(view: PlayerView) -> list[str]:
     if view.passed:
         lines.append(f"Passed to your partner: {cards_text(view.passed)}")
     if view.replacements:
-        swaps = ", ".join(f"{card_to_str(b)} -> {card_to_str(d)}" for b, d in view.replacements)
+        swaps = ", ".join(f"{card_text(b)} -> {card_text(d)}" for b, d in view.replacements)
         lines.append(f"Replaced: {swaps}")
     return lines
 
@@ -84,14 +85,14 @@ def _trick_lines(table: Table, view: PlayerView) -> list[str]:
         return []
     if not view.trick:
         return ["Trick:  you lead" + ("" if view.spades_broken else " (spades not broken yet)")]
-    played = ", ".join(f"{table.who(p)} {card_to_str(c)}" for p, c in view.trick)
+    played = ", ".join(f"{table.who(p)} {card_text(c)}" for p, c in view.trick)
     return [f"Trick:  {played}   ({table.who(view.trick[0][0])} led)"]
 
 
 def _hand_line(view: PlayerView) -> str:
     if view.num_players == 2 and view.phase == Phase.BLIND:
         return "Hand:   no cards yet (Blind Nil is chosen before your first draw)"
-    return "Hand:   " + (hand_to_str(mask_of(view.hand)) if view.looked else "face down")
+    return "Hand:   " + (hand_text(mask_of(view.hand)) if view.looked else "face down")
 
 
 def choices(table: Table, view: PlayerView) -> str:

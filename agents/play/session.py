@@ -8,6 +8,7 @@ Resuming runs the same match from the start: every seat first plays back its sav
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 
 from spades_env.agent import Agent, reset_agent
@@ -16,11 +17,13 @@ from spades_env.game import SpadesConfig, SpadesGame
 from ..base import make_agent
 from ..match import play_game
 from ..warmup import parts_for, warm
+from . import style
 from .human import Human
 from .narration import Narrator
 from .save import Move, PlayError, SaveFile, Setup
+from .screen import legend
 from .table import table
-from .terminal import Reader, Writer
+from .terminal import LiveScreen, Reader, Writer, print_line
 
 
 class SavedFirst:
@@ -51,16 +54,20 @@ class Session:
 
     def __init__(self, setup: Setup, save_path: str, moves: list[Move], copy_moves: bool,
                  read: Reader, write: Writer) -> None:
-        self.setup, self.save_path, self.write = setup, save_path, write
+        self.setup, self.save_path = setup, save_path
         self.table = table(setup.num_players, setup.seat)
+        # On the program's own terminal: suit symbols and colour, and the table redrawn in place.
+        style.use(style.detect(sys.stdout) if write is print_line else style.PLAIN)
+        live = LiveScreen(write, legend(self.table, setup, save_path)) if style.current().redraw else None
+        self.write = live.event if live else write
         self.saved: deque[Move] = deque(moves)
         self.saved_moves = len(moves)
         self.copy_moves = copy_moves  # write the saved moves too (a new save, or resuming into another file)
-        self.agents: list[Agent] = [Human(self.table, read, write) if p == setup.seat else make_agent(spec)
-                                    for p, spec in enumerate(setup.agents)]
+        self.agents: list[Agent] = [Human(self.table, read, self.write, live.show if live else None)
+                                    if p == setup.seat else make_agent(spec) for p, spec in enumerate(setup.agents)]
         # Compiled now, before the first prompt, so that no hand stops mid-way to compile (a terminal is told).
         warm(parts_for(spec for p, spec in enumerate(setup.agents) if p != setup.seat))
-        self.narrator = Narrator(self.table, write, setup.new_game())
+        self.narrator = Narrator(self.table, self.write, setup.new_game())
         self.save: SaveFile | None = None
 
     def open_save(self) -> None:

@@ -7,18 +7,19 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from spades_env.cards import card_to_str
 from spades_env.game import SpadesGame
 from spades_env.render import SEAT_NAMES, bid_text, render_hand_result
 
+from .style import current
+
 
 def cards_text(cards: Iterable[int]) -> str:
-    """Cards as text, spades first and high to low, as the hand is shown.
+    """Cards as text (in the terminal's style, :mod:`.style`), spades first and high to low, as the hand is shown.
 
     Card ids run suit by suit (clubs to spades), low to high within a suit, so that order is the
     ids' descending order.
     """
-    return " ".join(card_to_str(c) for c in sorted(cards, reverse=True))
+    return current().cards(cards)
 
 
 def plural(count: int, noun: str) -> str:
