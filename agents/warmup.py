@@ -96,14 +96,15 @@ def warm(parts: Sequence[str] = tuple(PARTS), stream: TextIO | None = None) -> d
     for part in parts:
         what, run = PARTS[part]
         before = NOTICE.total()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         with NOTICE.to(stream):
             run()
         seconds[part] = time.perf_counter() - start
         compiled = NOTICE.total() - before
         out = stream or sys.stderr
         if compiled and (stream is not None or notices_wanted(out)):
-            print(f"{what}: compiled {compiled} kernels in {seconds[part]:.1f} s", file=out, flush=True)
+            print(f"{what}: compiled {compiled} kernels in {seconds[part]:.1f} s "
+                  f"({time.process_time() - cpu:.1f} s of CPU)", file=out, flush=True)
         elif stream is not None:
             print(f"{what}: loaded from the cache in {seconds[part]:.1f} s", file=out, flush=True)
     return seconds

@@ -26,7 +26,7 @@ from numba.core import event
 KERNEL_GROUPS: tuple[tuple[str, str, int], ...] = (
     ("spades_env.solver", "the solver", 40),
     ("spades_env.vector", "the batched engine", 20),
-    ("spades_env.agents.heuristic", "the heuristic", 15),
+    ("spades_env.agents.heuristic", "the heuristic", 10),
     ("spades_env.agents.ppo", "the PPO network's card features", 10),
 )
 """(module prefix, what it is called, rough seconds to compile it from scratch) of each group of kernels;
