@@ -466,7 +466,8 @@ class SpadesGame:
             self.current_player = waiting[0]
             self._enter_bid_turn()
             return
-        blind_order = [p for p in self._bidding_order() if self.blind[p]]
+        # The Blind Nil bidders who exchange (or replace) cards, in bidding order: none without the exchange.
+        blind_order = [p for p in self._bidding_order() if self.blind[p]] if self.config.blind_nil_exchange else []
         if self.variant.blind_nil_exchange == "replace":  # Blind Nil bidders may now replace cards
             if blind_order:
                 self.phase = _REPLACE

@@ -96,6 +96,10 @@ class SpadesConfig:
                        test="tests/test_rules.py::test_nil_disabled")
     blind_nil: bool = option(True, "allow Blind Nil bids", unaffected=_NOT_PLAY,
                              test="tests/test_rules.py::test_blind_nil_disabled_has_no_decision_step")
+    blind_nil_exchange: bool = option(
+        True, "a Blind Nil bidder exchanges three cards with the partner (two players: replaces up to three with "
+              "the discard pile); off: no exchange", unaffected=_NOT_PLAY,
+        test="tests/test_rules.py::test_no_blind_nil_exchange_option")
     blind_nil_min_deficit: int | None = option(
         None, "offer Blind Nil only to a side trailing by at least this many points (none: at any score)",
         unaffected=_NOT_PLAY, test="tests/test_rules.py::test_blind_nil_min_deficit")

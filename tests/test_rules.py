@@ -250,6 +250,24 @@ def test_blind_nil_scored_through_the_engine_after_the_exchange():
     assert both["passes"] == [] and both["sides"][0]["nil"] == 400 and both["points"][0] == 400
 
 
+def test_no_blind_nil_exchange_option():
+    """``blind_nil_exchange=False``: a Blind Nil bidder keeps the hand dealt (two players: drawn), the play starts
+    after the bidding, and Blind Nil still scores 200."""
+    game, record = play_hand((0, 6, 2, 5), bids=(0, 3, 2, 3), blind=(0,), blind_nil_exchange=False)
+    assert record["blind_nil"] == [True, False, False, False] and record["passes"] == []
+    for seat in range(4):  # every seat plays the hand it was dealt
+        assert sorted(card for p, card in record["plays"] if p == seat) == sorted(record["hands"][seat])
+    assert record["sides"][0]["nil"] == 200 and record["points"][0] == 200 + 20
+    two = SpadesGame(num_players=2, blind_nil_exchange=False)
+    two.reset(0, dealer=0)
+    two.apply(A.BLIND_NIL)
+    two.apply(A.LOOK)
+    while two.phase == Phase.DRAW:
+        two.apply(A.KEEP)
+    two.apply(A.bid_action(5))
+    assert two.phase == Phase.PLAY and two.replacements == []  # with the exchange: REPLACE (test_two_player.py)
+
+
 # ------------------------------------------------------------------ Blind Nil
 
 

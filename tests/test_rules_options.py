@@ -64,6 +64,7 @@ def test_describe_and_preset_of():
     assert describe(SpadesConfig.from_preset("house", nil=False)) == ("house rules (Blind Nil only to a side 100 or "
                                                                        "more behind) + nil off")
     assert describe(SpadesConfig(blind_nil_min_deficit=50)) == "default rules + blind nil min deficit 50"
+    assert describe(SpadesConfig(blind_nil_exchange=False)) == "default rules + blind nil exchange off"
     # the variant and the format are not rules: summaries state them on their own
     assert describe(SpadesConfig(num_players=2, single_hand=True)) == "default rules"
     assert preset_of(house) == "house" and preset_of(SpadesConfig(num_players=2)) == "default"
@@ -74,8 +75,8 @@ def test_describe_and_preset_of():
 
 # A valid value away from the default for every option: a new option adds its own here.
 NON_DEFAULT = {"num_players": 2, "target_score": 300, "bag_limit": 5, "bag_penalty": 50, "nil": False,
-               "blind_nil": False, "blind_nil_min_deficit": 100, "mercy_threshold": -300, "max_hands": 3,
-               "single_hand": True}
+               "blind_nil": False, "blind_nil_exchange": False, "blind_nil_min_deficit": 100, "mercy_threshold": -300,
+               "max_hands": 3, "single_hand": True}
 START = {"scores": [60, -60], "bags": [4, 4]}  # bags near a bag limit of 5; a side 120 behind
 
 
@@ -246,3 +247,37 @@ def test_each_preset_reaches_every_entry_point(preset, entry):
     """Under "house" a side less than 100 behind is not offered Blind Nil; under "default" every side is."""
     minimum = SpadesConfig.from_preset(preset).blind_nil_min_deficit or 0
     assert [entry(preset, d) for d in DEFICITS] == [d >= minimum for d in DEFICITS]
+
+
+# ------------------------------------------------------------------ the option added by the recipe
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
+def test_without_the_exchange_search_rebuilds_worlds_the_seat_cannot_tell_apart(num_players):
+    """``blind_nil_exchange=False`` reaches the search agent's worlds too (it rebuilds the exchange from the view):
+    each world shows the seat what the real game does, and no seat holds a suit it has shown out of."""
+    from spades_env.agents.search.worlds import worlds
+    from spades_env.cards import SUIT_MASKS
+    from spades_env.view import player_view
+
+    config = SpadesConfig(num_players=num_players, blind_nil_exchange=False, single_hand=True)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for seed in range(12):
+        game = SpadesGame(config)
+        game.reset(seed=seed)
+        while game.phase != Phase.PLAY:  # one Blind Nil bidder a side (two: one in all), its partner looks
+            legal = game.legal_actions()
+            first = not any(game.blind[p] for p in game.variant.sides[game.side_of[game.current_player]])
+            first &= num_players == 4 or not any(game.blind)
+            game.apply(A.BLIND_NIL if A.BLIND_NIL in legal and first else int(rng.choice(legal)))
+        play_until(game, lambda g: len(g.trick_winners) == 6, rng)
+        view = player_view(game, game.current_player)
+        if not view.looked:
+            continue
+        for world in worlds(view, 8, rng):
+            assert player_view(world, view.seat) == view
+            for seat in range(num_players):
+                assert not world.hands[seat] & sum(SUIT_MASKS[s] for s in range(4) if game.voids[seat] >> s & 1)
+        checked += 1
+    assert checked >= 6

@@ -182,6 +182,12 @@ def test_no_nil_removes_blind_nil_as_in_reference():
 
 
 @pytest.mark.parametrize("num_players", [4, 2])
+def test_no_blind_nil_exchange_matches_reference(num_players):
+    play_differential(24, 48, seed=25, single_hand=True, num_players=num_players, blind_nil_exchange=False)
+    play_differential(8, 8, seed=26, max_hands=4, num_players=num_players, blind_nil_exchange=False)
+
+
+@pytest.mark.parametrize("num_players", [4, 2])
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_each_preset_matches_reference(preset, num_players):
     """The presets reach both engines alike: hands dealt at scores either side of the house rule's deficit."""

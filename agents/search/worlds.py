@@ -304,7 +304,7 @@ def _replace_one(game: SpadesGame, queue: list[tuple[int, int]]) -> None:
 
 def _exchanges(view: PlayerView) -> list[tuple[int, int]]:
     """The Blind Nil exchanges ``(bidder, partner)`` in the engine's queue order (bidding order)."""
-    if view.phase == Phase.BID:
+    if view.phase == Phase.BID or not view.config.blind_nil_exchange:
         return []
     order = [(view.dealer + k) % 4 for k in range(1, 5)]
     return [(p, (p + 2) % 4) for p in order if view.blind[p] and not view.blind[(p + 2) % 4]]
@@ -399,7 +399,7 @@ def _opponent_replacements(view: PlayerView, final: int, seen: int, pile: int) -
     """The opponent's Blind Nil replacements ``(put back, drawn)``, as many as the module docstring says:
     it drew back every card of mine it holds or played, and other cards of its hand; it put back cards
     now hidden in the pile."""
-    if not (view.blind[1 - view.seat] and view.phase == Phase.PLAY):
+    if not (view.blind[1 - view.seat] and view.phase == Phase.PLAY and view.config.blind_nil_exchange):
         if final & seen:
             raise InconsistentView("the opponent holds a card I saw discarded but made no replacement")
         return []

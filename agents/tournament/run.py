@@ -20,6 +20,7 @@ from pathlib import Path
 
 from spades_env import records
 from spades_env.agent import UnsupportedConfigError, check_config, close_agent
+from spades_env.rules import SpadesConfig
 
 from ..base import AgentSpecError, make_agent
 from ..match import AgentSource, seat_agents
@@ -67,6 +68,10 @@ def _check_folder(spec: TournamentSpec, out: Path) -> None:
     if not path.exists() or not records_path.exists() or records_path.stat().st_size == 0:
         return  # nothing recorded yet: any settings may (re)start here
     mine, theirs = spec.to_dict(), json.loads(path.read_text())
+    try:  # a folder written before an option was added: it played at the option's default
+        theirs["config"] = SpadesConfig(**theirs["config"]).to_dict()
+    except (KeyError, TypeError, ValueError):
+        pass
     # "config" holds every rule option in effect, however the preset and overrides spelled them
     diff = [k for k in mine if k not in RESUMABLE_CHANGES and theirs.get(k) != mine[k]]
     if diff:

@@ -67,7 +67,9 @@ class Bidding:
         done = be.compress(~more, games)
         if not len(done):
             return
-        if n == 4:
+        if not self.config.blind_nil_exchange:  # no Blind Nil bidder exchanges or replaces cards
+            self._start_play(done)
+        elif n == 4:
             self._queue_exchanges(done)
         else:
             self._next_replacer(done, be.full(len(done), -1, be.i64))
