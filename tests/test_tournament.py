@@ -78,6 +78,23 @@ def test_a_folder_planned_by_an_older_schedule_is_not_resumed(tmp_path, capsys):
     assert "(schedule differ)" in capsys.readouterr().err
 
 
+def test_a_folder_written_before_the_presets_or_a_newer_option_resumes(tmp_path, capsys):
+    """Its config.json has no preset and no entry for an option added since (it played at its default): the
+    same rules, so a rerun resumes; rules that differ in effect do not."""
+    args = ["--agents", "random", "--games", "4", "--single-hand", "--out", str(tmp_path), "--workers", "1",
+            "--no-progress", "--no-plot", "--blind-nil-min-deficit", "100"]
+    assert main([*args[:3], "2", *args[4:]]) == 0
+    config = json.loads((tmp_path / "config.json").read_text())
+    for key in ("preset", "rules_described"):
+        del config[key]
+    del config["config"]["blind_nil_exchange"]
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    assert main([*args, "--rules", "house"]) == 0  # the same rules spelled as a preset: resumed, 2 more games
+    assert json.loads((tmp_path / "summary.json").read_text())["games_played"] == 4
+    assert main([*args, "--no-blind-nil-exchange"]) == 2
+    assert "(config differ)" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------- statistics
 
 
