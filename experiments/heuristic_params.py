@@ -77,6 +77,14 @@ SWEEPS_V2 = (
     Sweep("nil_opponent_tricks", (-0.5, 0.25, 0.5, 1.0), seed=215),
     Sweep("attack_slack", (LOW, -1.0, 1.0, 2.0, HIGH), seed=216, players=(4,)),  # LOW: never attack, HIGH: always
     Sweep("attack_blind_nil", (True,), seed=217, players=(4,)),
+    # The card-play thresholds v1 measured at its neighbours only, now from one extreme to the other.
+    Sweep("safe", (LOW, 0.6, 0.9, HIGH), seed=218),  # LOW: any card that can win is a winner, HIGH: none is
+    Sweep("partner_safe", (LOW, 0.5, 0.9, HIGH), seed=219),  # LOW: never overtake a partner, HIGH: always
+    Sweep("hopeless", (LOW, 0.1, 0.4, HIGH), seed=220),
+    Sweep("cover_honour_rank", (0, 6, 10, 12), seed=221),  # cover any card / a jack (v2's) / an ace only
+    Sweep("partner_ruff", (LOW, 0.3, 0.7, HIGH), seed=222, players=(4,)),
+    Sweep("opponent_ruff", (LOW, 0.1, 0.5, HIGH), seed=223),
+    Sweep("overbid_discount", (0.0, 0.15, 0.6, 1.0), seed=224),
 )
 BASES = {"v1": (V1, SWEEPS_V1), "v2": (V2, SWEEPS_V2)}
 

@@ -69,3 +69,14 @@ def test_v2_does_not_risk_a_blind_nil_whose_set_loses_the_game_at_the_mercy_thre
     safe = _blind_view(scores=(-100, 0), mercy_threshold=-400)
     doomed = _blind_view(scores=(-250, 0), mercy_threshold=-400)
     assert blind_nil_gain(doomed, V2) < blind_nil_gain(safe, V2)
+
+
+def test_a_tournament_records_the_versioned_names_that_played(tmp_path, capsys):
+    from spades_env.agents.tournament.cli import main
+
+    out = tmp_path / "t"
+    assert main(["--agents", "heuristic", "random-v1", "--games", "2", "--single-hand", "--workers", "1",
+                 "--out", str(out), "--no-progress", "--no-plot"]) == 0
+    assert json.loads((out / "config.json").read_text())["versions"] == ["heuristic-v2", "random-v1"]
+    assert "Agents: heuristic = heuristic-v2." in (out / "summary.md").read_text()
+    assert "agents: heuristic = heuristic-v2" in capsys.readouterr().out

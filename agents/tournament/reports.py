@@ -73,6 +73,13 @@ def rules_line(spec: dict) -> str | None:
     return spec.get("rules_described") or describe(SpadesConfig(**spec["config"]))
 
 
+def versions_line(spec: dict) -> str | None:
+    """Which versioned agent each label played ("heuristic = heuristic-v2"); None when every label says it."""
+    pairs = [f"{label} = {version}" for label, version in zip(spec["labels"], spec.get("versions", ()))
+             if label.partition("#")[0] != version]
+    return "; ".join(pairs) if pairs else None
+
+
 def markdown_report(summary: dict) -> str:
     spec = summary["spec"]
     variant = f"{spec['num_players']} players, " + ("single-hand boards" if spec["single_hand"]
@@ -81,6 +88,7 @@ def markdown_report(summary: dict) -> str:
            f"{summary['games_played']} of {summary['games_planned']} games played.", "",
            *([f"Rules: {rules_line(spec)}.", "", f"Every rule option: {_rules_text(spec['config'])}.", ""]
              if "config" in spec else []),
+           *([f"Agents: {versions_line(spec)}.", ""] if versions_line(spec) else []),
            "## Pairings", "",
            "Points per deal: A's side minus B's side per hand, averaged per board (both games of a deal "
            "sequence), 95% CI over boards.", "",
@@ -225,10 +233,13 @@ def write_reports(out: Path, summary: dict, plot: bool = True) -> None:
     (out / "summary.html").write_text(html_report(summary, plot_png), encoding="utf-8")
 
 
-def print_summary(summary: dict, file=sys.stdout) -> None:
-    rules = rules_line(summary["spec"])
+def print_summary(summary: dict, file=None) -> None:
+    file = file or sys.stdout  # looked up when called, so that a redirected stdout gets the summary
+    rules, versions = rules_line(summary["spec"]), versions_line(summary["spec"])
     if rules:
         print(f"rules: {rules}", file=file)
+    if versions:
+        print(f"agents: {versions}", file=file)
     for p in summary["pairings"]:
         ci = p["points_per_deal_diff"]
         print(f"{p['a']} vs {p['b']}: {p['games']} games, {p['a']} wins {_fmt(p['win_rate_a'], 1, True)}, "

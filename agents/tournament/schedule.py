@@ -16,7 +16,7 @@ import numpy as np
 
 from spades_env.rules import SpadesConfig, describe
 
-from ..base import display_name
+from ..base import display_name, versioned_name
 
 # The version of the rules below that turn a game index into a plan. It is saved in config.json, so a
 # rerun does not resume a folder whose games were planned otherwise. 2: agent seeds mirrored by seat.
@@ -136,6 +136,7 @@ class TournamentSpec:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["agents"], d["labels"] = list(self.agents), list(self.labels)
+        d["versions"] = [versioned_name(a) for a in self.agents]  # what played: "heuristic" -> "heuristic-v2"
         d["schedule"] = SCHEDULE_VERSION
         d["config"] = self.config().to_dict()  # every rule option, defaults included
         d["rules_described"] = describe(self.config())
