@@ -11,15 +11,10 @@ after each hand the double-dummy analysis, at the end the HTML replay viewer. Th
 * :mod:`.app`: the Starlette application and its JSON API; :mod:`.cli`: the command line;
 * :mod:`.dataset`: a folder of saved games as a dataset of the person's decisions (imitation learning).
 
-Only :mod:`.dataset` loads without the ``serve`` extra.
+Only :mod:`.app` needs the ``serve`` extra (Starlette; uvicorn for the command).
 """
 
+from .cli import main
 from .dataset import HumanDecisions, read_human_games
 
 __all__ = ["HumanDecisions", "main", "read_human_games"]
-
-
-def main(argv: list[str] | None = None) -> int:
-    from .cli import main as serve_main
-
-    return serve_main(argv)
