@@ -61,8 +61,8 @@ SWEEPS_V1 = (
 # heuristic-v2: each grid runs from "always" to "never" for the decision the parameter gates.
 SWEEPS_V2 = (
     Sweep("blind_nil_margin", (LOW, -100.0, 50.0, 100.0, 150.0, None), seed=201),  # None: never by value
-    Sweep("blind_nil_deficit_4p", (0, 50, 200, 300, HIGH), seed=202, players=(4,)),
-    Sweep("blind_nil_deficit_2p", (0, 100, 400, HIGH), seed=203, players=(2,)),
+    Sweep("blind_nil_deficit_4p", (0, 50, 200, 300, None), seed=202, players=(4,)),  # None: never
+    Sweep("blind_nil_deficit_2p", (0, 100, 250, 400), seed=203, players=(2,)),  # v2's: None, never
     Sweep("nil_risk_4p", (LOW, 0.5, 1.0, 1.5, HIGH), seed=204, players=(4,)),  # LOW: never Nil, HIGH: always
     Sweep("nil_risk_2p", (LOW, 0.25, 0.7, 1.0, HIGH), seed=205, players=(2,)),
     Sweep("nil_max_tricks", (0.0, 1.5, 3.5, HIGH), seed=206),

@@ -193,9 +193,11 @@ def want_blind_nil(view: PlayerView, params: Params = DEFAULT) -> bool:
         return True
     deficit = them - us
     if view.num_players == 2:
-        return deficit >= params.blind_nil_deficit_2p and them >= target - params.blind_nil_near_target_2p
+        far = params.blind_nil_deficit_2p
+        return far is not None and deficit >= far and them >= target - params.blind_nil_near_target_2p
     far = params.blind_nil_deficit_4p
-    return deficit >= far or (deficit >= far // 2 and them >= target - params.blind_nil_near_target_4p)
+    return far is not None and (deficit >= far or (deficit >= far // 2 and
+                                                    them >= target - params.blind_nil_near_target_4p))
 
 
 def choose_bid(view: PlayerView, hand: int, params: Params = DEFAULT, jitter: float = 0.0) -> int:

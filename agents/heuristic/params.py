@@ -36,8 +36,8 @@ class Params:
     # duplicate self-play 100 beat 150, 200 and 300 (by 3.5 to 9.5 points per deal); 100 behind is also
     # the usual house-rule minimum. The two-player Blind Nil draws a random hand and rarely succeeds
     # (about 10%): only when the game is otherwise lost.
-    blind_nil_deficit_4p: int = 100
-    blind_nil_deficit_2p: int = 250
+    blind_nil_deficit_4p: int | None = 100  # None: never for being behind
+    blind_nil_deficit_2p: int | None = 250
     blind_nil_near_target_4p: int = 120  # "near the target": the opponents this close to it (not measured)
     blind_nil_near_target_2p: int = 80  # two players: Blind Nil only with the opponent this close (not measured)
     # None: only the deficit rule above (heuristic-v1). A number: also Blind Nil by its value (heuristic-v2,
@@ -108,6 +108,9 @@ pins its games)."""
 DEFAULT = V1
 # heuristic-v2: V1 with the values its grids chose (docs/results/heuristic_v2/grid_*.txt; docs/baselines.md):
 # Blind Nil by its value; its partner counts 2 tricks for the exchange, not 1; no attack on a Blind Nil (an attack
-# gives up more of our own contract than the sets it wins); after making our contract, always try to set theirs.
-V2 = replace(V1, blind_nil_margin=0.0, blind_partner_tricks=2.0, attack_blind_nil=False, set_slack=13)
+# gives up more of our own contract than the sets it wins); after making our contract, always try to set theirs;
+# no two-player Blind Nil for being behind (the blind draw is made about 1 time in 10: it loses more games than
+# it saves).
+V2 = replace(V1, blind_nil_margin=0.0, blind_partner_tricks=2.0, attack_blind_nil=False, set_slack=13,
+             blind_nil_deficit_2p=None)
 """heuristic-v2: sound under every rule set (docs/baselines.md gives each change and its measurement)."""
