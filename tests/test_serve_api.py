@@ -48,7 +48,7 @@ class Slow:
 
 
 def client(folder: Path, agents: list[str] = AGENTS) -> TestClient:
-    return TestClient(create_app(agents, folder, pace_ms=0, analysis_nodes=50_000))
+    return TestClient(create_app(agents, folder, pace_ms=0, analysis_nodes=20_000))
 
 
 class Tab:
@@ -206,6 +206,8 @@ def test_every_bad_request_is_refused_and_changes_nothing(tmp_path):
         refused(tab.act(frame["legal"][0], seq=str(frame["seq"])), 400, "whole numbers")
         refused(tab.act(frame["legal"][0], token="forged"), 403, "does not hold the seat")
         refused(tab.act(frame["legal"][0], token=""), 403, "does not hold the seat")
+        refused(tab.act(frame["legal"][0], token="\u00fc\u2660"), 403, "does not hold the seat")
+        refused(tab.act(frame["legal"][0], token=["x"]), 403, "does not hold the seat")
         refused(tab.act(frame["legal"][0], seq=frame["seq"] - 1), 409, "stale or replayed")
         refused(tab.act(frame["legal"][0], seq=frame["seq"] + 1), 409, "stale or replayed")
         illegal = next(a for a in range(A.NUM_ACTIONS) if a not in frame["legal"])

@@ -21,6 +21,7 @@ import threading
 from concurrent.futures import Executor, Future
 from pathlib import Path
 
+from spades_env import actions as A
 from spades_env.agent import ask, check_config, close_agent, reset_agent
 from spades_env.observations import encode
 from spades_env.records import GameWriter
@@ -131,6 +132,11 @@ class ServedGame:
             self.token = secrets.token_urlsafe(16)
             return self.token
 
+    def _holds(self, token: object) -> bool:
+        """Whether ``token`` is the one the seat's tab holds (compared in constant time, any text)."""
+        return self.token is not None and isinstance(token, str) and \
+            secrets.compare_digest(token.encode(), self.token.encode())
+
     def act(self, token: object, seq: object, action: object) -> None:
         """The person's action, checked in full first; raises :class:`RequestError` and changes nothing."""
         if type(seq) is not int or type(action) is not int:
@@ -139,7 +145,7 @@ class ServedGame:
         with self.lock:
             if self.error:
                 raise RequestError(409, f"this game has stopped: {self.error}")
-            if self.token is None or token != self.token:
+            if not self._holds(token):
                 raise RequestError(403, "this tab does not hold the seat (another tab took it, or the server "
                                         "restarted): take the seat to play here")
             if seq != self.seq:
@@ -153,8 +159,8 @@ class ServedGame:
                 raise RequestError(409, f"it is not your turn: {name} is to act")
             if not game.is_legal(action):
                 view = player_view(game, self.seat)
-                reason = refusal_reason(view, action) if 0 <= action < 71 else f"no action has the id {action}"
-                raise RequestError(422, reason)
+                known = 0 <= action < A.NUM_ACTIONS
+                raise RequestError(422, refusal_reason(view, action) if known else f"no action has the id {action}")
             try:
                 self._step(self.seat, action, save=True)
             except OSError as exc:
@@ -223,7 +229,7 @@ class ServedGame:
         """The frames after ``since`` (only the latest when ``since`` is negative), and the game's status."""
         with self.lock:
             frames = self.frames[since + 1:] if since >= 0 else self.frames[-1:]
-            holder = None if self.token is None else "you" if token == self.token else "other"
+            holder = None if self.token is None else "you" if self._holds(token) else "other"
             return {"seq": self.seq, "frames": frames, "running": self.running, "error": self.error,
                     "holder": holder, "over": self.game.game_over, "hands_done": len(self.game.hand_records)}
 
