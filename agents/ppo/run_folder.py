@@ -288,11 +288,13 @@ def read_csv(path: Path) -> list[dict]:
 
 
 def plot_learning_curve(run_dir: Path) -> Path | None:
-    """``learning_curve.png``: evaluation points per deal (95% CI) and win rate vs the heuristic over training."""
+    """``learning_curve.png``: evaluation points per deal (95% CI) and win rate vs ``heuristic_agent`` over training."""
     rows = [r for r in read_csv(run_dir / "eval.csv") if r["points_per_deal"] not in ("", None)]
     train = read_csv(run_dir / "metrics.csv")
     if not rows and not train:
         return None
+    config = run_dir / "config.json"  # the opponent's name (spades exploit trains against any agent)
+    opponent = json.loads(config.read_text()).get("heuristic_agent", "heuristic") if config.is_file() else "heuristic"
     import matplotlib
 
     matplotlib.use("Agg")
@@ -308,7 +310,7 @@ def plot_learning_curve(run_dir: Path) -> Path | None:
             window = max(1, min(20, ok.sum() // 5))
             smooth = np.convolve(y[ok], np.ones(window) / window, mode="valid")
             ax1.plot(x[ok][window - 1:], smooth, color="0.7",
-                     label=f"training hands vs heuristic ({window}-update mean)")
+                     label=f"training hands vs {opponent} ({window}-update mean)")
     if rows:
         x = np.array([float(r["decisions"]) for r in rows]) / 1e6
         ppd = np.array([float(r["points_per_deal"]) for r in rows])
@@ -316,12 +318,12 @@ def plot_learning_curve(run_dir: Path) -> Path | None:
         ax1.errorbar(x, ppd, yerr=ci, marker="o", capsize=3, label="duplicate evaluation (95% CI)")
         ax2.plot(x, np.array([float(r["win_rate"]) for r in rows]), marker="o")
     ax1.axhline(0, color="k", lw=0.8)
-    ax1.set(xlabel="environment decisions (millions)", ylabel="points per deal vs heuristic",
-            title="PPO points lead over the heuristic")
+    ax1.set(xlabel="environment decisions (millions)", ylabel=f"points per deal vs {opponent}",
+            title=f"PPO points lead over {opponent}")
     if ax1.get_legend_handles_labels()[0]:
         ax1.legend(fontsize=8)
     ax2.axhline(0.5, color="k", lw=0.8)
-    ax2.set(xlabel="environment decisions (millions)", ylabel="win rate", title="deals won vs the heuristic")
+    ax2.set(xlabel="environment decisions (millions)", ylabel="win rate", title=f"deals won vs {opponent}")
     fig.tight_layout()
     out = run_dir / "learning_curve.png"
     fig.savefig(out, dpi=100)
