@@ -173,7 +173,10 @@ def blind_nil_gain(view: PlayerView, params: Params = DEFAULT) -> float:
     threshold, the set loses the game: it costs the whole target instead.
     """
     four = view.num_players == 4
-    p = params.blind_nil_success_4p if four else params.blind_nil_success_2p
+    if view.config.blind_nil_exchange:
+        p = params.blind_nil_success_4p if four else params.blind_nil_success_2p
+    else:
+        p = params.blind_nil_unexchanged_4p if four else params.blind_nil_unexchanged_2p
     looked = params.looked_hand_points_4p if four else params.looked_hand_points_2p
     us, _ = _side_totals(view)
     mercy = view.config.mercy_threshold

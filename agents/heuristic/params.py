@@ -48,6 +48,8 @@ class Params:
     # looking brings my side instead, on average (about ten points a trick bid).
     blind_nil_success_4p: float = 0.9
     blind_nil_success_2p: float = 0.1
+    blind_nil_unexchanged_4p: float = 0.3  # ... and without the exchange (blind_nil_exchange off): 30% measured
+    blind_nil_unexchanged_2p: float = 0.05  # (two players without replacements: not measured, below the 9% with)
     looked_hand_points_4p: float = 40.0
     looked_hand_points_2p: float = 50.0
     blind_partner_tricks: float = 1.0  # a Blind Nil bidder's partner adds this to its trick estimate (the exchange)
