@@ -230,6 +230,7 @@ def test_every_bad_request_is_refused_and_changes_nothing(tmp_path):
 
         # A legal action sent twice: the first plays, the replay is refused and changes nothing more.
         assert tab.act(frame["legal"][0]).status_code == 200
+        tab.my_turn()  # the bots have played on
         after = snapshot(tab, tmp_path)
         refused(tab.act(frame["legal"][0], seq=frame["seq"]), 409, "stale or replayed")
         assert snapshot(tab, tmp_path) == after
@@ -295,7 +296,7 @@ def test_games_do_not_interfere_and_a_slow_agent_blocks_no_other_game(tmp_path):
             sent = time.monotonic()
             assert fast.act(choose(frame)).status_code == 200
             longest = max(longest, time.monotonic() - sent)
-        assert longest < 0.5 and fast.last["seq"] > 10  # the fast game went on while the slow bot thought
+        assert longest < 1.0 and fast.last["seq"] > 10  # the fast game went on while the slow bot slept 3 s
         assert slow.get()["seq"] == 0 and slow.get()["running"]
     saves = {p.stem: read_save(str(p))[0] for p in games.glob("*.jsonl")}
     assert saves[slow.id].agents[0].endswith(":Slow:name=slow") and saves[fast.id].agents[1] == "random"
