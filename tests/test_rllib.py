@@ -36,7 +36,7 @@ def test_env_keys_and_rewards():
     assert totals["player_0"] == pytest.approx(diff) and totals["player_1"] == pytest.approx(-diff)
 
 
-def test_saved_modules_play_a_tournament(tmp_path, monkeypatch):
+def test_saved_modules_play_a_tournament(tmp_path, monkeypatch, capfd):
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
@@ -49,4 +49,7 @@ def test_saved_modules_play_a_tournament(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     spec = "rllib:modules"  # a relative path, as typed on the command line (RLlib itself wants absolute ones)
     assert_plays_legally(spec)
+    capfd.readouterr()
     tournament_summary(spec, tmp_path / "tournament")
+    err = capfd.readouterr().err  # the worker processes' too: Ray's module logs no deprecation in any of them
+    assert "DeprecationWarning" not in err, err
