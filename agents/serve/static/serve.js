@@ -68,15 +68,16 @@ async function showLobby() {
 function fillForm() {
   const o = S.options;
   S.pace = o.pace_ms;
-  const fill = (select, labels) => select.replaceChildren(...labels.map((l) => el("option", { value: l, text: l })));
   const updateVariant = () => {
     const n = Number($("num-players").value);
     const names = n === 4 ? ["North", "East", "South", "West"] : ["South", "North"];
     const seat = n === 4 ? 2 : 0;
     $("seat").replaceChildren(...names.map((name, p) => el("option", { value: p, text: name })));
     $("seat").value = seat;
-    const agents = o.agents.filter((a) => a.players.includes(n)).map((a) => `${a.label}`);
-    for (const id of ["partner", "opponent-1", "opponent-2"]) fill($(id), agents);
+    const agents = o.agents.filter((a) => a.players.includes(n));
+    for (const id of ["partner", "opponent-1", "opponent-2"]) {
+      $(id).replaceChildren(...agents.map((a) => el("option", { value: a.label, text: agentLabel(a) })));
+    }
     $("partner-row").hidden = $("opponent-2-row").hidden = n === 2;
   };
   $("num-players").addEventListener("change", updateVariant);
