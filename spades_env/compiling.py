@@ -24,7 +24,7 @@ from typing import TextIO
 from numba.core import event
 
 KERNEL_GROUPS: tuple[tuple[str, str, int], ...] = (
-    ("spades_env.solver", "the solver", 40),
+    ("spades_env.solver", "the solver", 60),
     ("spades_env.vector", "the batched engine", 20),
     ("spades_env.agents.heuristic", "the heuristic", 10),
     ("spades_env.agents.ppo", "the PPO network's card features", 10),

@@ -49,7 +49,7 @@ def test_the_notice_comes_once_on_a_cold_cache_and_never_on_a_warm_one(tmp_path)
 
 
 def test_kernel_groups_cover_the_compiled_modules():
-    assert group_of("spades_env.solver.kernel") == ("the solver", 40)
+    assert group_of("spades_env.solver.kernel") == ("the solver", 60)
     assert group_of("spades_env.agents.heuristic.play")[0] == "the heuristic"
     assert group_of("spades_env.vector.kernels")[0] == "the batched engine"
     assert group_of("spades_env.solverx") is None and group_of("spades_env.game") is None
