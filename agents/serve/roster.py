@@ -23,7 +23,7 @@ MAX_SEED = 2**31 - 1
 # The rule options a page may set: every option of spades_env.rules but the variant and format, which
 # the page asks for on their own; the JSON type of each (None: the option may be switched off).
 RULE_OPTIONS: dict[str, tuple[type, bool]] = {
-    name: (bool if o.type == "bool" else int, "None" in o.type)
+    name: ({"bool": bool, "int": int}[o.type.removesuffix(" | None")], o.type.endswith(" | None"))
     for name, o in rules.OPTIONS.items() if name not in rules.FORMAT_OPTIONS
 }
 NEW_GAME_FIELDS = {"num_players", "seat", "partner", "opponents", "mode", "rules", "seed"}
