@@ -12,11 +12,12 @@ from spades_env import actions as A
 from spades_env.agent import ask
 from spades_env.agents.base import make_agent
 from spades_env.agents.heuristic import HeuristicAgent
+from spades_env.agents.heuristic.bidding import nil_risk
 from spades_env.agents.match import play_game
 from spades_env.agents.search import SearchAgent
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
-from spades_env.agents.search.worlds import InconsistentView, fill, game_from_view, unseen_world, worlds
+from spades_env.agents.search.worlds import InconsistentView, fill, game_from_view, nil_worlds, unseen_world, worlds
 from spades_env.cards import SUIT_MASKS, card_id
 from spades_env.determinize import resample
 from spades_env.game import Phase, SpadesConfig, SpadesGame
@@ -219,6 +220,20 @@ def test_nil_tricks_searches_the_nil_stakes_early_only_while_a_nil_stands():
         assert nil or choice.solved == 0
         assert search_card(view, fallback, replace(with_nil, nil_tricks=0), np.random.default_rng(2)).solved == 0
     assert standing >= 5 and searched >= 1
+
+
+def test_nil_worlds_deal_a_nil_bidder_a_nil_hand_and_show_the_same_view():
+    """The heuristic bids Nil at a danger of 1.05 at most, so its true hand fits and rejection finds such worlds."""
+    fit = total = 0
+    for game, view in decisions(4, games=6, seed=60):
+        nils = [s for s in range(4) if s != view.seat and view.bids[s] == 0 and not any(view.blind)]
+        if game.phase != Phase.PLAY or not nils or tricks_left(view) < 8:
+            continue
+        for world in nil_worlds(view, 6, np.random.default_rng(total), max_risk=1.05, tries=50):
+            assert player_view(world, view.seat) == view
+            fit += all(nil_risk(world.start_hands[s]) <= 1.05 for s in nils)
+            total += 1
+    assert total >= 18 and fit == total
 
 
 def test_registered_with_keyword_arguments(tmp_path):

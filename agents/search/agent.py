@@ -40,7 +40,9 @@ class SearchAgent:
       tricks left than ``max_tricks`` but at most ``nil_tricks``, while a Nil
       stands, the worlds are solved for the Nils' stakes alone (made or set;
       far cheaper to solve than the hand's points), the heuristic's card
-      among the equal best.
+      among the equal best. ``nil_risk`` (None by default: uniform worlds):
+      card play samples worlds in which another seat's Nil bid fits its
+      dealt hand (:func:`.worlds.nil_worlds`).
     - **Bids, Nil included**: by play-outs (:mod:`.bidding`): over ``bid_worlds``
       deals consistent with the view (two players: the opponent's hand drawn as
       the heuristic draws), each played to the end by the heuristic,
@@ -74,13 +76,14 @@ class SearchAgent:
 
     def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, max_tricks: int | None = None,
                  bid_worlds: int = 24, blind_worlds: int = 24, timings: str | None = None,
-                 nil_tricks: int = 0) -> None:
+                 nil_tricks: int = 0, nil_risk: float | None = None) -> None:
         if worlds < 0 or ms < 0 or nil_tricks < 0:
             raise ValueError(f"worlds, ms and nil_tricks must be >= 0, got worlds={worlds!r}, ms={ms!r}, "
                              f"nil_tricks={nil_tricks!r}")
         self.budgets = {n: PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS),
                                       max_tricks=MAX_TRICKS[n] if max_tricks is None else int(max_tricks),
-                                      nil_tricks=int(nil_tricks))
+                                      nil_tricks=int(nil_tricks),
+                                      nil_risk=None if nil_risk is None else float(nil_risk))
                         for n in MAX_TRICKS}
         self.bid_worlds = int(bid_worlds)
         self.blind_worlds = int(blind_worlds)

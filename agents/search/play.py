@@ -21,7 +21,7 @@ from spades_env.cards import RANK_OF, SUIT_OF
 from spades_env.solver import NodeLimitReached, solve
 from spades_env.view import PlayerView
 
-from .worlds import drawn_worlds
+from .worlds import drawn_worlds, nil_worlds
 
 TRICKS_PER_HAND = 13
 
@@ -37,6 +37,8 @@ class PlayBudget:
     # ... except while a Nil stands with at most this many tricks left: then the Nils' stakes alone are searched
     # (``solve(..., nil_only=True)``, far cheaper than the hand's points), the heuristic's card among equals; 0: never
     nil_tricks: int = 0
+    # worlds in which each other seat's Nil bid fits its dealt hand: Nil danger at most this (worlds.nil_worlds)
+    nil_risk: float | None = None
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -74,7 +76,9 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     totals: dict[int, float] = dict.fromkeys(view.legal_actions, 0.0)
     solved = spent = 0
     cap = budget.world_cap()
-    for world in drawn_worlds(view, budget.worlds, rng):
+    sampled = drawn_worlds(view, budget.worlds, rng) if budget.nil_risk is None else \
+        nil_worlds(view, budget.worlds, rng, budget.nil_risk)
+    for world in sampled:
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
             break

@@ -33,7 +33,7 @@ from spades_env.determinize import resample
 from spades_env.game import Phase, SpadesGame
 from spades_env.view import PlayerView
 
-from ..heuristic.bidding import keep_offered
+from ..heuristic.bidding import keep_offered, nil_risk
 
 HAND_SIZE = 13
 MAX_REPLACEMENTS = 3  # two players: a Blind Nil bidder may replace up to three cards
@@ -57,6 +57,33 @@ def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[S
     public = game_from_view(view)
     for _ in range(count):
         yield resample(public, view.seat, rng)
+
+
+def nil_worlds(view: PlayerView, count: int, rng: np.random.Generator, max_risk: float,
+               tries: int = 8) -> Iterator[SpadesGame]:
+    """Four players: worlds in which every other seat that bid Nil (not blind, without a Blind Nil beside it)
+    was dealt a hand a Nil bidder holds: its Nil danger (the heuristic's ``nil_risk``) at most ``max_risk``.
+
+    Why: uniform worlds deal a Nil bidder aces and kings as often as anyone, so that in most of them its
+    Nil falls whatever the defence plays and every card ties. An opponent model, for Nil bidders that bid
+    as the heuristic does (it bids Nil at a danger of 0.75 or less). Worlds are drawn by rejection, at
+    most ``tries`` draws per world; past that the remaining worlds are taken as drawn.
+    """
+    seats = [seat for seat in range(view.num_players) if seat != view.seat and view.bids[seat] == 0
+             and not view.blind[seat] and not view.blind[(seat + 2) % 4]]
+    if view.num_players != 4 or not seats:
+        yield from drawn_worlds(view, count, rng)
+        return
+    played = _played(view)
+    draws = drawn_worlds(view, count * tries, rng)
+    left = count * tries
+    for made in range(count):
+        for world in draws:
+            left -= 1
+            if all(nil_risk(world.hands[seat] | played[seat]) <= max_risk for seat in seats) \
+                    or left < count - made:
+                yield world
+                break
 
 
 def unseen_world(view: PlayerView, rng: np.random.Generator) -> SpadesGame:
