@@ -71,6 +71,27 @@ def test_describe_and_preset_of():
     assert preset_of(SpadesConfig(bag_limit=5)) is None
 
 
+# ------------------------------------------------------------------ flags
+
+
+def test_rule_flags_are_generated_for_any_command():
+    """``--rules`` and one flag per option on any parser; the options given override the preset, the rest are not
+    passed at all (so a config file or the preset shows through)."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    rules.add_rule_arguments(parser, skip=("num_players",))
+    flags = {s for a in parser._actions for s in a.option_strings}
+    assert flags >= {"--rules"} | {rules.flag_of(o) for o in OPTIONS if o != "num_players"}
+    assert "--num-players" not in flags and "--no-blind-nil-exchange" in flags
+    args = parser.parse_args(["--rules", "house", "--bag-limit", "5", "--no-nil", "--mercy-threshold", "-350"])
+    assert rules.rule_overrides(args) == {"bag_limit": 5, "nil": False, "mercy_threshold": -350}
+    assert rules.config_from_args(args, num_players=2) == SpadesConfig.from_preset(
+        "house", bag_limit=5, nil=False, mercy_threshold=-350, num_players=2)
+    assert rules.config_from_args(parser.parse_args(["--blind-nil-min-deficit", "none"])) == SpadesConfig()
+    assert rules.config_from_args(parser.parse_args([])) == SpadesConfig()
+
+
 # ------------------------------------------------------------------ options x engines
 
 # A valid value away from the default for every option: a new option adds its own here.
