@@ -228,7 +228,7 @@ def choose_bid(view: PlayerView, hand: int, params: Params = DEFAULT, jitter: fl
         if est <= params.nil_max_tricks and risk <= threshold:
             return 0
 
-    if partner_blind:
+    if partner_blind and view.config.blind_nil_exchange:
         est += params.blind_partner_tricks  # I will swap three of my lowest cards for my partner's three best
     opponents_nil = sum(1 for p in range(n) if p % 2 != view.seat % 2 and view.bids[p] == 0)
     est += params.nil_opponent_tricks * opponents_nil  # a Nil bidder's cards take no tricks: others take them
