@@ -25,12 +25,12 @@ from numba.core import event
 
 KERNEL_GROUPS: tuple[tuple[str, str, int], ...] = (
     ("spades_env.solver", "the solver", 60),
-    ("spades_env.vector", "the batched engine", 20),
+    ("spades_env.vector", "the batched engine", 10),
     ("spades_env.agents.heuristic", "the heuristic", 10),
-    ("spades_env.agents.ppo", "the PPO network's card features", 10),
+    ("spades_env.agents.ppo", "the PPO network's card features", 5),
 )
-"""(module prefix, what it is called, rough seconds to compile it from scratch) of each group of kernels;
-the seconds were measured in a fresh NUMBA_CACHE_DIR on a 2-core machine (docs/play.md)."""
+"""(module prefix, what it is called, rough seconds to compile it from scratch) of each group of kernels: the
+CPU seconds `spades warmup` reported in a fresh NUMBA_CACHE_DIR on a 2-core machine, rounded (12, 56, 10, 2.5)."""
 
 
 def group_of(module: str) -> tuple[str, int] | None:
