@@ -88,13 +88,16 @@ def test_agents_always_legal(num_players):
     """
     phases: set = set()
     config = SpadesConfig(num_players=num_players)
-    layouts = [["heuristic", "random"] * 2, ["random", "heuristic"] * 2, ["heuristic", "heuristic", "random", "random"]]
+    # Both heuristics: v2 never bids the two-player Blind Nil (a blind draw), v1 does when far behind.
+    layouts = [["heuristic", "random"] * 2, ["random", "heuristic-v1"] * 2,
+               ["heuristic-v1", "heuristic", "random", "random"]]
     for seed in range(12):
         specs = layouts[seed % 3][:num_players]
-        agents = [Spy(make_agent(s), phases) if s == "heuristic" else make_agent(s) for s in specs]
+        agents = [Spy(make_agent(s), phases) if s.startswith("heuristic") else make_agent(s) for s in specs]
         scores = [0, 0]
         if seed % 2:
-            scores[1 - specs.index("heuristic") % 2] = 450  # the heuristic is far behind
+            first = next(i for i, s in enumerate(specs) if s.startswith("heuristic"))
+            scores[1 - first % 2] = 450  # the heuristic is far behind
         game = play_game(agents, seed=seed, config=config, agent_seeds=list(range(num_players)), scores=scores,
                          ask_forced=True)
         assert game.terminated or game.truncated
