@@ -90,6 +90,8 @@ class Person(Console):
         held = held_cards(self.screen)
         if "Your bid" in prompt:
             return "15" if self._first("bid") else str(bid_for(held))
+        if "to pass" in prompt:  # my partner bid Blind Nil: give it my lowest cards
+            return typed_form(min(held, key=lambda c: (c[1] == "S", RANKS.index(c[0]))))
         legal = re.findall(r"You can play: (.*)", self.screen)[-1].split()
         trick = CARD.findall(re.findall(r"Trick: +(.*)\(", self.screen + "Trick: (")[0])
         off_suit = [c for c in held if c not in legal] if trick else []
