@@ -157,6 +157,7 @@ class Tally:
     made: int = 0
     bids: int = 0
     ways: Counter = field(default_factory=Counter)
+    outcomes: dict[tuple[int, int], bool] = field(default_factory=dict)  # (deal, seat) -> made
 
     def rate(self) -> str:
         if not self.bids:
@@ -244,6 +245,7 @@ def main(argv: list[str] | None = None) -> None:
                 tally = tallies[name]
                 tally.bids += 1
                 tally.made += record["tricks"][bidder] == 0
+                tally.outcomes[seed, bidder] = record["tricks"][bidder] == 0
                 tally.ways[how_set(record, bidder)] += 1
         if count % 25 == 0:
             print(f"{count} deals, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
@@ -255,6 +257,12 @@ def main(argv: list[str] | None = None) -> None:
     for name, tally in tallies.items():
         ways = ", ".join(f"{way} {n}" for way, n in tally.ways.most_common() if way != "not set")
         print(f"  {name}: {tally.rate()}; sets: {ways or 'none'}")
+    first = args.defences[0] if args.defences else None
+    for name in args.defences[1:]:  # paired on the same deals: the discordant Nils
+        a, b = tallies[first].outcomes, tallies[name].outcomes
+        both = a.keys() & b.keys()
+        print(f"  {name} against {first}, the same Nils: set only by {name} {sum(a[k] and not b[k] for k in both)}, "
+              f"only by {first} {sum(b[k] and not a[k] for k in both)}, of {len(both)}")
 
 
 if __name__ == "__main__":
