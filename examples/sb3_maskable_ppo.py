@@ -12,6 +12,7 @@ spec enters ``spades tournament --agents sb3:PATH heuristic``.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import gymnasium
 import torch
@@ -60,9 +61,11 @@ def main(argv: list[str] | None = None) -> None:
     model, rows = train(args.timesteps, args.seed, single_hand=True, **env_kwargs)
     print(f"updates: {len(rows)}, last loss {rows[-1]['train/loss']:.4f}")
     print("illegal actions sent:", sum(model.get_env().get_attr("illegal_actions")))
-    model.save(args.save)
-    print(f"saved {args.save}; scoring it as the agent sb3:{args.save} on seeded single-hand deals")
-    for line in score_lines(score(f"sb3:{args.save}", games=args.eval_games, single_hand=True)):
+    save = Path(args.save)
+    save = save if save.suffix else save.with_suffix(".zip")  # the name model.save() gives a path without one
+    model.save(save)
+    print(f"saved {save}; scoring it as the agent sb3:{save} on seeded single-hand deals")
+    for line in score_lines(score(f"sb3:{save}", games=args.eval_games, single_hand=True)):
         print(line)
 
 

@@ -14,8 +14,9 @@ from rl_guard import EXAMPLES, engine_actions, example, one_torch_thread
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = {"sb3_maskable_ppo": "sb3_contrib", "torchrl_ppo": "torchrl", "tianshou_ppo": "tianshou",
            "rllib_ppo": "ray.rllib"}
-SAVE_AS = {"sb3_maskable_ppo": "policy.zip", "torchrl_ppo": "policy.ckpt", "tianshou_ppo": "policy.pt",
-           "rllib_ppo": "checkpoint"}
+# --save given, and what is written: the sb3 example adds ".zip" to a name without a suffix, as model.save() does
+SAVE_AS = {"sb3_maskable_ppo": ("policy", "policy.zip"), "torchrl_ppo": ("policy.ckpt", "policy.ckpt"),
+           "tianshou_ppo": ("policy.pt", "policy.pt"), "rllib_ppo": ("checkpoint", "checkpoint")}
 NOISE = ("tested using version", "Sequence has shape", "DeprecationWarning", "new API stack", "Install gputil",
          "Token authentication")
 
@@ -38,13 +39,13 @@ def test_every_example_has_a_smoke_command():
 @pytest.mark.parametrize("name", sorted(LIBRARY))
 def test_example_runs_at_its_smoke_size(name, tmp_path, capfd):
     pytest.importorskip(LIBRARY[name], reason=f"the extra for {name} is not installed (docs/rl_libraries.md)")
-    argv = [*smoke_commands()[name], "--save", str(tmp_path / SAVE_AS[name])]
+    argv = [*smoke_commands()[name], "--save", str(tmp_path / SAVE_AS[name][0])]
     main = example(name)["main"]
     with one_torch_thread(), engine_actions() as counts:
         main(argv)
     out, err = capfd.readouterr()
     assert counts["illegal"] == 0 and counts["actions"] > 0
-    assert (tmp_path / SAVE_AS[name]).exists()
+    assert (tmp_path / SAVE_AS[name][1]).exists()
     scored = re.findall(r"^policy vs (\w+): [-+]\d+\.\d points per deal \[.*\] over 10 duplicate boards \(20 games\)",
                         out, re.M)
     assert scored == ["heuristic", "random"]
