@@ -288,7 +288,8 @@ def score_lines(scores: dict[str, dict], name: str = "policy") -> list[str]:
     lines = []
     for opponent, stats in scores.items():
         ci = stats["points_per_deal_diff"]
-        lines.append(f"{name} vs {opponent}: {ci['mean']:+.1f} points per deal [{ci['low']:+.1f}, {ci['high']:+.1f}] "
+        interval = "(one board: no interval)" if ci["low"] is None else f"[{ci['low']:+.1f}, {ci['high']:+.1f}]"
+        lines.append(f"{name} vs {opponent}: {ci['mean']:+.1f} points per deal {interval} "
                      f"over {stats['boards']} duplicate boards ({stats['games']} games), "
                      f"win rate {stats['win_rate_a']:.1%}")
     return lines

@@ -53,3 +53,13 @@ def test_example_runs_at_its_smoke_size(name, tmp_path, capfd):
         assert re.search(r"^updates: 1, last loss -?\d", out, re.M)  # 512 steps: one update, and its loss
     for noise in NOISE:
         assert noise not in out + err, f"{name} printed {noise!r}:\n{err[-2000:]}"
+
+
+def test_the_score_lines_of_a_single_board():
+    """--eval-games 2 scores one board, which has no interval: the examples' last lines still print."""
+    from spades_env.agents.library import score_lines
+
+    stats = {"points_per_deal_diff": {"mean": 12.5, "low": None, "high": None}, "boards": 1, "games": 2,
+             "win_rate_a": 0.5}
+    assert score_lines({"random": stats}) == ["policy vs random: +12.5 points per deal (one board: no interval) "
+                                              "over 1 duplicate boards (2 games), win rate 50.0%"]
