@@ -14,7 +14,7 @@ from spades_env.agents.base import make_agent
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.heuristic.bidding import nil_risk
 from spades_env.agents.match import play_game
-from spades_env.agents.search import SearchAgent
+from spades_env.agents.search import SearchAgent, search_v2
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
 from spades_env.agents.search.worlds import InconsistentView, fill, game_from_view, nil_worlds, unseen_world, worlds
@@ -234,6 +234,12 @@ def test_nil_worlds_deal_a_nil_bidder_a_nil_hand_and_show_the_same_view():
             fit += all(nil_risk(world.start_hands[s]) <= 1.05 for s in nils)
             total += 1
     assert total >= 18 and fit == total
+
+
+def test_search_v2_adds_the_nil_settings_and_v1_keeps_its_defaults():
+    v1, v2 = SearchAgent().budgets[4], search_v2(worlds=8).budgets[4]
+    assert (v1.nil_tricks, v1.nil_risk) == (0, None)
+    assert (v2.nil_tricks, v2.nil_risk, v2.worlds) == (13, 1.05, 8)
 
 
 def test_registered_with_keyword_arguments(tmp_path):

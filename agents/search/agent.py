@@ -146,3 +146,13 @@ class SearchAgent:
                 fh.write(json.dumps({"worlds": budget.worlds, "nodes": budget.nodes,
                                      "max_tricks": {n: b.max_tricks for n, b in self.budgets.items()},
                                      "rows": self.timing_table()}) + "\n")
+
+
+# What search-v2 adds to search-v1 (docs/search.md#search-v2-nil_tricks-and-nil_risk): against and beside a Nil,
+# card play searches the Nils' stakes from the first trick, on worlds in which a Nil bidder holds a Nil hand.
+V2_SETTINGS = {"nil_tricks": 13, "nil_risk": 1.05}
+
+
+def search_v2(**kwargs) -> SearchAgent:
+    """``search-v2``: ``search-v1`` with :data:`V2_SETTINGS` (any argument given overrides them)."""
+    return SearchAgent(**{**V2_SETTINGS, **kwargs})
