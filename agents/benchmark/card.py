@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..cli import version
 from ..ppo.run_folder import git_commit
+from ..tournament.reports import ci_text
 from .pool import FORMATS, Cell
 
 CARD_VERSION = 1  # the layout of scorecard.json
@@ -75,14 +76,6 @@ def _pct(x: float | None, digits: int = 0) -> str:
 
 def _num(x: float | None, digits: int = 2) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
-
-
-def ci_text(ci: dict) -> str:
-    if ci["mean"] is None:
-        return "–"
-    if ci["low"] is None:
-        return f"{ci['mean']:+.1f}"
-    return f"{ci['mean']:+.1f} [{ci['low']:+.1f}, {ci['high']:+.1f}]"
 
 
 def _games_text(row: dict) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -11,7 +10,7 @@ from pathlib import Path
 
 from ..base import versioned_name
 from ..cli import ArgumentParser, int_at_least, positive_int
-from ..tournament.backends import BACKENDS
+from ..tournament.cli import add_backend_arguments
 from ..tournament.run import RunInputError
 from .card import print_card
 from .pool import BENCHMARK_SEED, POOLS, TIERS
@@ -43,12 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="single-hand deals per cell instead of the tier's (each played twice)")
     p.add_argument("--games", type=positive_int, default=None, metavar="N",
                    help="games to 500 per cell instead of the tier's")
-    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1, metavar="N",
-                   help="processes for the local backend (default: the number of cores)")
-    p.add_argument("--backend", choices=BACKENDS, default="local", help="where the games run")
-    p.add_argument("--ray-address", default=None, metavar="ADDRESS",
-                   help="Ray cluster address (default: start a local Ray)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    add_backend_arguments(p)
     return p
 
 

@@ -29,6 +29,16 @@ from .schedule import TournamentSpec
 
 PROG = "spades tournament"
 
+def add_backend_arguments(p: argparse.ArgumentParser) -> None:
+    """Where the games run: ``--workers``, ``--backend``, ``--ray-address``, and ``--no-progress``."""
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1, metavar="N",
+                   help="processes for the local backend (default: the number of cores)")
+    p.add_argument("--backend", choices=BACKENDS, default="local", help="where the games run")
+    p.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                   help="Ray cluster address (default: start a local Ray)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog=PROG, description="A duplicate round robin between agents: every board (a fixed "
                                               "sequence of deals) is played twice, the sides swapped.",
@@ -46,12 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=Path("results/tournament"), metavar="DIR",
                    help="output folder; a rerun with the same folder resumes")
     p.add_argument("--include-self", action="store_true", help="also play each agent against itself")
-    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1, metavar="N",
-                   help="processes for the local backend (default: the number of cores)")
-    p.add_argument("--backend", choices=BACKENDS, default="local", help="where the games run")
-    p.add_argument("--ray-address", default=None, metavar="ADDRESS",
-                   help="Ray cluster address (default: start a local Ray)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_backend_arguments(p)
     p.add_argument("--no-plot", action="store_true", help="no pairwise.png")
     p.add_argument("--html-games", action="store_true",
                    help="also write every game as a web page (games/game_NNNNN.html, games/index.html)")

@@ -26,7 +26,8 @@ def _fmt(x: float | None, digits: int = 1, pct: bool = False) -> str:
     return f"{100 * x:.{digits}f}%" if pct else f"{x:.{digits}f}"
 
 
-def _ci_text(ci: dict) -> str:
+def ci_text(ci: dict) -> str:
+    """``+1.2 [-0.3, +2.7]``: a mean and its 95% interval, one decimal (``–`` when nothing was played)."""
     if ci["mean"] is None:
         return "–"
     if ci["low"] is None:
@@ -43,7 +44,7 @@ def _markdown_pairing_row(p: dict) -> str:
     sa, sb = p["agent_a"], p["agent_b"]
     return (
         f"| {p['a']} | {p['b']} | {p['games']} | {p['wins_a']} | {p['wins_b']} | {p['draws']} "
-        f"| {_fmt(p['win_rate_a'], 1, True)} | {_ci_text(p['points_per_deal_diff'])} "
+        f"| {_fmt(p['win_rate_a'], 1, True)} | {ci_text(p['points_per_deal_diff'])} "
         f"| {_fmt(sa['set_rate'], 1, True)} / {_fmt(sb['set_rate'], 1, True)} "
         f"| {_nil_text(sa, 'nil')} / {_nil_text(sb, 'nil')} "
         f"| {_nil_text(sa, 'blind_nil')} / {_nil_text(sb, 'blind_nil')} "
@@ -243,7 +244,7 @@ def print_summary(summary: dict, file=None) -> None:
     for p in summary["pairings"]:
         ci = p["points_per_deal_diff"]
         print(f"{p['a']} vs {p['b']}: {p['games']} games, {p['a']} wins {_fmt(p['win_rate_a'], 1, True)}, "
-              f"points/deal {_ci_text(ci)}", file=file)
+              f"points/deal {ci_text(ci)}", file=file)
     for label, a in summary["agents"].items():
         r = a["rating"]
         print(f"  {label}: OpenSkill mu {r['mu']:.2f} sigma {r['sigma']:.2f}", file=file)
