@@ -267,7 +267,7 @@ def test_the_summary_page_shows_its_embedded_plot(browser, tmp_path):
     run_tournament(spec, tmp_path, workers=1, progress=False, plot=True)
     browser.get((tmp_path / "summary.html").as_uri())
     assert browser.execute_script("return document.getElementById('pairwise').naturalWidth") > 100
-    assert "Pairings" in browser.find_element("tag name", "body").text
+    assert "Results" in browser.find_element("tag name", "body").text
 
 
 def test_rank_letters_cover_every_rank():

@@ -12,6 +12,7 @@ import csv
 import html
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -41,16 +42,21 @@ def _nil_text(s: dict, kind: str) -> str:
 
 
 def _markdown_pairing_row(p: dict) -> str:
+    return (f"| {p['a']} | {p['b']} | **{ci_text(p['points_per_deal_diff'])}** | {_fmt(p['win_rate_a'], 1, True)} "
+            f"| {p['games']} ({p['wins_a']} / {p['wins_b']} / {p['draws']}) |")
+
+
+def _markdown_play_row(p: dict) -> str:
+    """How each side of a pairing played: A's figure, then B's."""
     sa, sb = p["agent_a"], p["agent_b"]
     return (
-        f"| {p['a']} | {p['b']} | {p['games']} | {p['wins_a']} | {p['wins_b']} | {p['draws']} "
-        f"| {_fmt(p['win_rate_a'], 1, True)} | {ci_text(p['points_per_deal_diff'])} "
+        f"| {p['a']} | {p['b']} "
+        f"| {_fmt(sa['mean_bid'], 2)} / {_fmt(sa['mean_tricks'], 2)} "
+        f"| {_fmt(sb['mean_bid'], 2)} / {_fmt(sb['mean_tricks'], 2)} "
         f"| {_fmt(sa['set_rate'], 1, True)} / {_fmt(sb['set_rate'], 1, True)} "
         f"| {_nil_text(sa, 'nil')} / {_nil_text(sb, 'nil')} "
         f"| {_nil_text(sa, 'blind_nil')} / {_nil_text(sb, 'blind_nil')} "
-        f"| {_fmt(sa['bags_per_hand'], 2)} / {_fmt(sb['bags_per_hand'], 2)} "
-        f"| {_fmt(sa['mean_bid'], 2)} / {_fmt(sa['mean_tricks'], 2)} "
-        f"| {_fmt(sb['mean_bid'], 2)} / {_fmt(sb['mean_tricks'], 2)} |")
+        f"| {_fmt(sa['bags_per_hand'], 2)} / {_fmt(sb['bags_per_hand'], 2)} |")
 
 
 def _markdown_agent_row(label: str, a: dict) -> str:
@@ -63,8 +69,10 @@ def _markdown_agent_row(label: str, a: dict) -> str:
 
 
 def _rules_text(config: dict) -> str:
-    """Every rule option of the run (``SpadesConfig`` as saved in ``config.json``), ``none`` for an option off."""
-    return ", ".join(f"{k} {'none' if v is None else v}" for k, v in config.items())
+    """Every rule option of the run (``SpadesConfig`` as saved in ``config.json``): ``on``/``off`` for a switch,
+    ``none`` for a threshold that is not set."""
+    shown = {True: "on", False: "off", None: "none"}
+    return ", ".join(f"{k} {shown.get(v, v) if isinstance(v, bool | None) else v}" for k, v in config.items())
 
 
 def rules_line(spec: dict) -> str | None:
@@ -82,29 +90,40 @@ def versions_line(spec: dict) -> str | None:
 
 
 def markdown_report(summary: dict) -> str:
+    """The summary as Markdown: the result first (points per deal and its interval), then how each side
+    played, the ratings, and every rule option last."""
     spec = summary["spec"]
     variant = f"{spec['num_players']} players, " + ("single-hand boards" if spec["single_hand"]
                                                     else f"games to {spec['target_score']}")
+    versions = versions_line(spec)
     out = [f"# Duplicate tournament ({variant}, seed {spec['seed']})", "",
-           f"{summary['games_played']} of {summary['games_planned']} games played.", "",
-           *([f"Rules: {rules_line(spec)}.", "", f"Every rule option: {_rules_text(spec['config'])}.", ""]
-             if "config" in spec else []),
-           *([f"Agents: {versions_line(spec)}.", ""] if versions_line(spec) else []),
-           "## Pairings", "",
-           "Points per deal: A's side minus B's side per hand, averaged per board (both games of a deal "
-           "sequence), 95% CI over boards.", "",
-           "| A | B | games | A wins | B wins | draws | A win rate | A − B points/deal [95% CI] "
-           "| set rate A / B | Nil success A / B | Blind Nil success A / B | bags/hand A / B "
-           "| bid / tricks A | bid / tricks B |",
-           "|---|---|---:|---:|---:|---:|---:|---|---|---|---|---|---|---|"]
+           f"{summary['games_played']} of {summary['games_planned']} games played."
+           + (f" Rules: {rules_line(spec)}." if "config" in spec else ""), "",
+           *([f"Agents: {versions}.", ""] if versions else []),
+           "## Results", "",
+           "Points per deal: A's side minus B's side in a hand, averaged over the two games of each board (the "
+           "same deals, the sides swapped, so the cards' luck cancels), with its 95% confidence interval over "
+           "boards; positive favours A. Games: played (A's wins / B's wins / draws).", "",
+           "| A | B | A − B points per deal [95% CI] | A's win rate | games (A / B / draws) |",
+           "|---|---|---|---:|---|"]
     out += [_markdown_pairing_row(p) for p in summary["pairings"]]
+    out += ["", "## How each side played", "",
+            "Per hand, over the pairing's games, A's figure / B's. Bid / tricks: the side's bid and tricks "
+            "taken. Set rate: the share of the side's contracts it missed. Nil and Blind Nil: the share made, "
+            "with the number bid in brackets (– when none was bid). Bags: overtricks.", "",
+            "| A | B | A's bid / tricks | B's bid / tricks | set rate | Nil made (bids) | Blind Nil made (bids) "
+            "| bags |",
+            "|---|---|---|---|---|---|---|---|"]
+    out += [_markdown_play_row(p) for p in summary["pairings"]]
     out += ["", "## Agents", "",
             "OpenSkill (Plackett–Luce) ratings from game results; ordinal = mu − 3 sigma. "
             "Per-hand statistics over every hand the agent's side played.", "",
-            "| agent | games | mu | sigma | ordinal | points/hand | set rate | Nil success | Blind Nil success "
-            "| bags/hand | bid | tricks |",
+            "| agent | games | mu | sigma | ordinal | points/hand | set rate | Nil made (bids) "
+            "| Blind Nil made (bids) | bags/hand | bid | tricks |",
             "|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|"]
     out += [_markdown_agent_row(label, a) for label, a in summary["agents"].items()]
+    if "config" in spec:
+        out += ["", f"Every rule option: {_rules_text(spec['config'])}."]
     return "\n".join(out) + "\n"
 
 
@@ -181,6 +200,11 @@ def plot_pairwise(summary: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def _bold(text: str) -> str:
+    """Markdown's ``**strong**`` as HTML (``text`` already escaped)."""
+    return re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
+
+
 def markdown_to_html(markdown: str) -> str:
     """The Markdown that :func:`markdown_report` writes (headings, paragraphs, tables) as HTML."""
     out, table = [], False
@@ -193,12 +217,13 @@ def markdown_to_html(markdown: str) -> str:
             continue  # the line under a table's header
         if is_row:
             tag = "td" if table else "th"
-            out.append(("" if table else "<table>") + "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
+            out.append(("" if table else "<table>") + "<tr>" + "".join(f"<{tag}>{_bold(c)}</{tag}>" for c in cells)
+                       + "</tr>")
         elif line.startswith("#"):
             level = len(line) - len(line.lstrip("#"))
             out.append(f"<h{level}>{html.escape(line.lstrip('#').strip())}</h{level}>")
         elif line.strip():
-            out.append(f"<p>{html.escape(line)}</p>")
+            out.append(f"<p>{_bold(html.escape(line))}</p>")
         table = is_row
     return "\n".join(out + (["</table>"] if table else []))
 
