@@ -1,4 +1,4 @@
-"""The one-line Blind Nil bot of issue 43: heuristic-v1 in every decision, except that it bids Blind Nil
+"""The one-line Blind Nil bot: heuristic-v1 in every decision, except that it bids Blind Nil
 whenever it is offered and its partner has not bid Nil. Under the default rules it beats heuristic-v1 by
 about +140 points per deal; heuristic-v2 must not lose to it (docs/agents.md#heuristic-v2)."""
 

@@ -303,7 +303,7 @@ def _self_play_digest(num_players: int, hands: int) -> tuple[int, str]:
 @pytest.mark.parametrize("num_players, expected", [(4, (3820, "a8629213ac5e38c9")), (2, (3261, "224d17b96a09fc56"))])
 def test_the_heuristics_decisions_are_pinned(num_players, expected):
     """The heuristic's every decision in 60 hands of self-play, both variants, as recorded from the pure-Python
-    card play of 2026-12-03 (commit e917f4f): its compiled card play must keep each rule exactly, and a
+    card play (commit e917f4f): its compiled card play must keep each rule exactly, and a
     change of any rule shows here (update the digest with the change, saying why)."""
     assert _self_play_digest(num_players, 60) == expected
 

@@ -1,15 +1,13 @@
 """The heuristic's tunable constants, in one place so that variants can be compared in a tournament.
 
-Figures written ``lower: x [a, b]; higher: y [c, d]`` come from
-``python -m spades_env.experiments.heuristic_params NAME``: the value shown
-against the default in a duplicate match of 2,000 single-hand four-player
-boards (one fixed seed per parameter; both games of a board draw the same
-bid jitter at a seat, so only the parameter differs), the value's points
-per deal minus the default's with its 95% CI. Negative favours the default.
-The figures were taken with seeds given by seat, the same jitter as the
-tournament's mirrored seeds give today. Parameters marked "not measured" only act at a game
-score (behind, near the target or the bag limit), which single-hand boards
-never reach, or only in the two-player game.
+Two parameter sets: ``V1`` (heuristic-v1, frozen) and ``V2`` (heuristic-v2), which differs in the values
+given beside it. The figures in the comments come from
+``python -m spades_env.experiments.heuristic_params NAME`` (``--base v1`` for V1's, ``--base v2`` for V2's
+grids): a value against the base in a duplicate match of single-hand four-player boards (one fixed seed
+per parameter; both games of a board draw the same bid jitter at a seat, as the tournament's mirrored
+seeds give, so only the parameter differs), its points per deal minus the base's with its 95% CI.
+Negative favours the base. Parameters marked "not measured" act only at a game score (behind, near the
+target or the bag limit), which single-hand boards never reach, or only in the two-player game.
 """
 
 from __future__ import annotations
