@@ -23,7 +23,7 @@ Why it looks the way it does:
   BMI2 (:func:`~spades_env.bitscan.extract_bits`): whose hand holds the
   1st, 2nd, ... live card of a suit is one instruction, not a loop over
   the cards (the table key took 43 ns that way, 5 ns now). With the move
-  loop inlined as well, about 105-115 ns per node on a 2-core AMD EPYC.
+  loop inlined as well, about 105-115 ns per node (docs/search.md).
 - **Point value, not tricks.** Nil bidders care which seat takes a trick and
   bags make more tricks worth less, so a node's value is side 0's hand points
   minus side 1's, looked up in the side tables that
