@@ -74,7 +74,6 @@ SWEEPS_V2 = (
     Sweep("set_slack", (0, 1, 2), seed=212),  # 13 (v2's): try to set whenever they can still be set
     Sweep("blind_partner_tricks", (0.0, 0.5, 1.0, 1.5, 3.0), seed=213, players=(4,)),
     Sweep("cover_ruff_max_rank", (0, 8, 10, 12), seed=214, players=(4,)),  # never (a two), ten, queen, any (ace)
-    Sweep("nil_opponent_tricks", (-0.5, 0.25, 0.5, 1.0), seed=215),
     Sweep("attack_slack", (LOW, -1.0, 1.0, 2.0, HIGH), seed=216, players=(4,)),  # LOW: never attack, HIGH: always
     Sweep("attack_blind_nil", (True,), seed=217, players=(4,)),
     # The card-play thresholds v1 measured at its neighbours only, now from one extreme to the other.

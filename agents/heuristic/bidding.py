@@ -230,8 +230,6 @@ def choose_bid(view: PlayerView, hand: int, params: Params = DEFAULT, jitter: fl
 
     if partner_blind and view.config.blind_nil_exchange:
         est += params.blind_partner_tricks  # I will swap three of my lowest cards for my partner's three best
-    opponents_nil = sum(1 for p in range(n) if p % 2 != view.seat % 2 and view.bids[p] == 0)
-    est += params.nil_opponent_tricks * opponents_nil  # a Nil bidder's cards take no tricks: others take them
     margin = -(params.bid_shift_4p if n == 4 else params.bid_shift_2p) - jitter
     if bags >= limit - params.near_bag_limit:
         margin -= params.near_bag_limit_margin  # close to the bag penalty: bid closer to what the hand takes

@@ -51,7 +51,6 @@ class Params:
     looked_hand_points_4p: float = 40.0
     looked_hand_points_2p: float = 50.0
     blind_partner_tricks: float = 1.0  # a Blind Nil bidder's partner adds this to its trick estimate (the exchange)
-    nil_opponent_tricks: float = 0.0  # added to my trick estimate for each opponent who bid Nil or Blind Nil
     nil_cover_bid: int = 4  # a partner who bid at least this many tricks can cover my Nil ... (not measured)
     # ... so the Nil danger allowed rises by this. 0.0: +0.85 [+0.08, +1.62] (seed 109), not confirmed with
     # seed 2026: -0.16 [-0.89, +0.56]; 0.3: -1.27 [-2.01, -0.53] (seed 2026: -1.03 [-1.74, -0.32]).
