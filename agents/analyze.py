@@ -33,9 +33,15 @@ import sys
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
-from spades_env.cards import CARD_NAMES, to_card
+from spades_env.cards import CARD_NAMES
 from spades_env.game import Phase, SpadesConfig, SpadesGame
-from spades_env.records import RecordMismatchError, replay_hand
+from spades_env.records import (
+    RecordMismatchError,
+    hand_at_start,
+    recorded_draws,
+    recorded_outcome,
+    replay_hand,
+)
 from spades_env.render import SEAT_NAMES
 from spades_env.solver import NodeLimitReached, solve, warm_up
 
@@ -91,7 +97,7 @@ def analyze_hand(record: dict, config: SpadesConfig, game_number: int = 1, seats
                  max_nodes: int = DEFAULT_MAX_NODES, last_tricks: int = TRICKS_PER_HAND) -> HandAnalysis:
     """Analyse one hand record (checked first with :func:`spades_env.records.replay_hand`)."""
     replay_hand(record, config)
-    game = _start_of_hand(record, config)
+    game, draws = hand_at_start(record, config), recorded_draws(record)
     sides = range(2)
     analysis = HandAnalysis(game_number, int(record["hand"]), game.num_players, seats,
                             list(record["points"]), [sum(record["tricks"][s::2]) for s in sides],
@@ -99,17 +105,8 @@ def analyze_hand(record: dict, config: SpadesConfig, game_number: int = 1, seats
     for player, action in record["actions"]:
         if game.phase == Phase.PLAY:
             _analyze_card(game, player, action, analysis, max_nodes, last_tricks)
-        game.apply(action)
+        game.apply(action, recorded_outcome(game, action, draws))
     return analysis
-
-
-def _start_of_hand(record: dict, config: SpadesConfig) -> SpadesGame:
-    game = SpadesGame(config)
-    deal = record["stock"] if config.num_players == 2 else record["hands"]
-    game.reset(deal=deal, dealer=record["dealer"], scores=record["scores_before"], bags=record["bags_before"])
-    game.forced_draws = [to_card(drawn) for _, _, drawn in record.get("replacements") or []]
-    game.hand_number = int(record["hand"]) - 1
-    return game
 
 
 def _analyze_card(game: SpadesGame, player: int, card: int, analysis: HandAnalysis, max_nodes: int,

@@ -110,8 +110,6 @@ def resample(game: SpadesGame, seat: int, rng: np.random.Generator | int | None 
     else:
         _resample_four(game, new, seat, rng)
     new.rng = np.random.default_rng(int(rng.integers(2**63)))  # the future is hidden too
-    new.forced_draws = []
-    new._legal = None
     return new
 
 
@@ -626,7 +624,7 @@ def _resample_two(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.G
         pile = pile & ~(1 << drew) | 1 << put_back
         returned |= 1 << put_back
     assert pile.bit_count() == game.discard_pile.bit_count(), "the rebuilt discard pile has the wrong size"
-    new.discard_pile, new._returned = pile, returned
+    new.discard_pile, new.returned = pile, returned
     new.discards[opp] = (0 if game.blind[opp] else _mask(opp_drops)) | _mask(put)
     if game.stock_pos == NUM_CARDS:
         new.start_hands = (my_kept, opp_kept) if seat == 0 else (opp_kept, my_kept)

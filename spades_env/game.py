@@ -11,6 +11,7 @@ State is kept in plain Python ints and lists (hands are 52-bit masks, see
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from enum import IntEnum
 from typing import NamedTuple
@@ -34,7 +35,7 @@ from .cards import (
 )
 from .rules import SpadesConfig, check_int
 from .scoring import SideScore, decide_winner, score_side
-from .variant import variant_of
+from .variant import Variant, variant_of
 
 
 class CompletedTrick(NamedTuple):
@@ -81,6 +82,64 @@ class SpadesGame:
     :attr:`hand_records` as JSON-ready dicts.
     """
 
+    # ------------------------------------------------------ the declared state
+    # Every attribute an instance holds, declared once. clone() copies the lists one level deep and shares
+    # the rest (ints, tuples, the frozen config); tests/test_game_state.py checks that a game holds exactly
+    # these attributes in every phase of both variants.
+
+    # The rules (fixed at construction).
+    config: SpadesConfig
+    variant: Variant
+    num_players: int
+    members: tuple[tuple[int, ...], ...]  # the seats of each side (partnership, or one player alone)
+    side_of: tuple[int, ...]  # the side of each seat
+    _partner: tuple[int | None, ...]
+    # The game.
+    _rng: np.random.Generator | None  # the generator of chance outcomes not passed in (see rng)
+    _rng_shared: bool  # held with a clone until either reads it
+    scores: list[int]  # per side
+    bags: list[int]  # per side, carried into this hand
+    hand_number: int  # hands completed
+    hand_records: list[dict]  # the completed hands (rules.md section 3)
+    winner: int | None  # the winning side, once decided
+    terminated: bool
+    truncated: bool
+    phase: Phase
+    current_player: int
+    # The hand.
+    dealer: int  # the dealer, or the first drawer of the two-player game
+    scores_before: tuple[int, ...]
+    bags_before: tuple[int, ...]
+    hands: list[int]  # the cards each seat holds (masks)
+    start_hands: tuple[int, ...]  # as dealt (two players: as kept when the stock ran out)
+    stock: list[int]  # two players: the stock, top first
+    stock_pos: int  # two players: the index of the top card of the stock
+    discard_pile: int  # two players: every card out of play
+    discards: list[int]  # two players: the discarded cards each player has seen
+    replacements: list[tuple[int, int, int]]  # two players: (player, card put back, card drawn)
+    returned: int  # two players: the cards put back by Blind Nil replacements (never drawn again)
+    _replaced: int  # replacements made so far by the current replacer
+    bids: list[int | None]  # per seat; 0 is Nil
+    blind: list[bool]  # per seat: the bid is Blind Nil
+    decided: list[bool]  # the Blind Nil choice is made (or not offered)
+    looked: list[bool]  # the player sees their hand
+    passes: list[tuple[int, int, int]]  # the Blind Nil exchange: (giver, receiver, card)
+    _pass_queue: list[tuple[int, int]]  # the exchange still to make: (giver, receiver) per card
+    tricks: list[int]  # tricks taken, per seat
+    trick: list[tuple[int, int]]  # the current trick: (seat, card) in play order
+    leader: int  # the seat that leads (led) the current trick
+    spades_broken: bool
+    played: list[int]  # the cards each seat has played this hand (masks)
+    voids: list[int]  # the suits each seat has shown out of (4-bit masks)
+    trick_winners: list[int]
+    # the tricks as (leader, winner, plays), grown by one at each trick's end: every view shows them,
+    # and rebuilding them from plays at each decision took a third of building a view
+    completed_tricks: tuple[CompletedTrick, ...]
+    plays: list[tuple[int, int]]  # (seat, card) in play order
+    actions: list[tuple[int, int]]  # (seat, action) this hand
+    # A cache, not state: the legal actions now (None until asked, and after each action).
+    _legal: int | None
+
     def __init__(self, config: SpadesConfig | None = None, **options) -> None:
         if config is not None and options:
             raise ValueError("pass either a SpadesConfig or keyword options, not both")
@@ -92,19 +151,15 @@ class SpadesGame:
         self.side_of: tuple[int, ...] = self.variant.side_of
         self._partner = self.variant.partner
         self.phase = _GAME_OVER
-        self._legal: int | None = None
-        self.hand_records: list[dict] = []
-        self.rng: np.random.Generator | None = None
-        # Replay tools may queue the outcomes of Blind Nil replacement draws (two players) here.
-        self.forced_draws: list[int] = []
+        self.current_player = 0
+        self._legal = None
+        self.hand_records = []
+        self.rng = None
+        self.scores, self.bags = [0, 0], [0, 0]
+        self.hand_number, self.winner, self.terminated, self.truncated = 0, None, False, False
+        self._empty_hand(0)  # so that every declared field exists before reset
 
     # ------------------------------------------------------------- search API
-
-    # Every list the engine changes in place: clone() copies these and shares everything else (ints,
-    # tuples, the frozen config). tests/test_determinize.py checks that no list is left shared.
-    _CLONED_LISTS = ("hand_records", "forced_draws", "scores", "bags", "stock", "hands", "discards",
-                     "replacements", "bids", "blind", "decided", "looked", "tricks", "trick", "played",
-                     "voids", "passes", "_pass_queue", "trick_winners", "plays", "actions")
 
     def clone(self) -> SpadesGame:
         """An independent copy of the game, for search (OpenSpiel's ``State.clone``).
@@ -115,10 +170,9 @@ class SpadesGame:
         copy-on-write (see :attr:`rng`), so the clone's draws never change the original's deals.
         """
         state = self.__dict__.copy()
-        for name in self._CLONED_LISTS:
-            value = state.get(name)
-            if value is not None:
-                state[name] = value[:]
+        for name in _LISTS:
+            state[name] = state[name][:]
+        state["_legal"] = None  # the copy's hidden cards may be changed (resampling), so its legal actions too
         new = object.__new__(type(self))
         new.__dict__ = state
         self._rng_shared = new._rng_shared = True
@@ -229,55 +283,57 @@ class SpadesGame:
         """Deal (four players) or lay out the stock (two players) and start the hand.
 
         ``dealer`` is the dealer, or the first drawer of the two-player game:
-        either way the next seat bids first and leads the first trick.
+        either way the next seat bids first and leads the first trick. ``deal``
+        is the chance outcome (hand masks, or the stock order); None draws it.
         """
         n = self.num_players
         if deal is None:
             perm = self.rng.permutation(NUM_CARDS).tolist()
             deal = perm if self.variant.drawn else [mask_of(perm[13 * p: 13 * p + 13]) for p in range(n)]
-        self.dealer = dealer
-        self._legal = None
+        self._empty_hand(dealer)
         if self.variant.drawn:
             self.stock = list(deal)
-            self.stock_pos = 0  # index of the top card of the stock
-            self.hands = [0, 0]
-        else:
-            self.stock = []
-            self.stock_pos = NUM_CARDS
-            self.hands = list(deal)
-        self.start_hands = tuple(self.hands)  # two players: set again once the draw is over
-        self.discard_pile = 0  # two players: every card out of play
-        self.discards = [0] * n  # two players: discarded cards each player has seen
-        self.replacements: list[tuple[int, int, int]] = []  # (player, card put back, card drawn)
-        self._returned = 0  # cards put back by Blind Nil replacements (never drawn again)
-        self._replaced = 0  # replacements made by the current replacer
-        self.scores_before = tuple(self.scores)
-        self.bags_before = tuple(self.bags)
-        self.bids: list[int | None] = [None] * n
-        self.blind = [False] * n
-        # decided: the Blind Nil choice is made (or not offered); looked: the player sees their hand.
-        self.decided = [not self._blind_nil_allowed(p) for p in range(n)]
-        self.looked = list(self.decided)
-        self.tricks = [0] * n
-        self.trick: list[tuple[int, int]] = []  # (player, card) in play order
-        self.leader = (dealer + 1) % n
-        self.spades_broken = False
-        self.played = [0] * n  # cards played by each seat this hand (bitmask)
-        self.voids = [0] * n  # suits each seat has shown out of (4-bit mask)
-        self.passes: list[tuple[int, int, int]] = []  # (giver, receiver, card)
-        self._pass_queue: list[tuple[int, int]] = []
-        self.trick_winners: list[int] = []
-        # the same tricks as (leader, winner, plays), grown by one at each trick's end: every view shows them,
-        # and rebuilding them from plays at each decision took a third of building a view
-        self.completed_tricks: tuple[CompletedTrick, ...] = ()
-        self.plays: list[tuple[int, int]] = []  # (player, card) in play order
-        self.actions: list[tuple[int, int]] = []  # (player, action) this hand
-        if self.variant.drawn:
+            self.stock_pos = 0
             self.current_player = dealer
             self._enter_draw_turn()
         else:
+            self.hands = list(deal)
+            self.start_hands = tuple(self.hands)
             self.current_player = (dealer + 1) % n
             self._enter_bid_turn()
+
+    def _empty_hand(self, dealer: int) -> None:
+        """Every field of the hand at its start value, no cards dealt (see the declared state)."""
+        n = self.num_players
+        self.dealer = dealer
+        self._legal = None
+        self.stock = []
+        self.stock_pos = NUM_CARDS
+        self.hands = [0] * n
+        self.start_hands = tuple(self.hands)
+        self.discard_pile = 0
+        self.discards = [0] * n
+        self.replacements = []
+        self.returned = 0
+        self._replaced = 0
+        self.scores_before = tuple(self.scores)
+        self.bags_before = tuple(self.bags)
+        self.bids = [None] * n
+        self.blind = [False] * n
+        self.decided = [not self._blind_nil_allowed(p) for p in range(n)]
+        self.looked = list(self.decided)
+        self.tricks = [0] * n
+        self.trick = []
+        self.leader = (dealer + 1) % n
+        self.spades_broken = False
+        self.played = [0] * n
+        self.voids = [0] * n
+        self.passes = []
+        self._pass_queue = []
+        self.trick_winners = []
+        self.completed_tricks = ()
+        self.plays = []
+        self.actions = []
 
     def _blind_nil_allowed(self, player: int) -> bool:
         cfg = self.config
@@ -325,19 +381,16 @@ class SpadesGame:
         self.looked = [True, True]
         self._advance_bidding()
 
-    def _check_forced_draw(self) -> None:
-        if self.forced_draws and not (self.discard_pile & ~self._returned) >> self.forced_draws[0] & 1:
-            raise ValueError(f"forced replacement draw {card_to_str(self.forced_draws[0])} is not in the discard pile")
-
-    def _replace(self, player: int, action: int) -> None:
-        """One Blind Nil replacement decision: put ``action`` back and draw at random, or stop."""
+    def _replace(self, player: int, action: int, drawn: int | None) -> None:
+        """One Blind Nil replacement decision: put ``action`` back and draw ``drawn`` (None: at random), or stop."""
         if action != A.DONE:
-            pool = cards_of(self.discard_pile & ~self._returned)
-            drawn = self.forced_draws.pop(0) if self.forced_draws else pool[int(self.rng.integers(len(pool)))]
+            if drawn is None:
+                pool = cards_of(self.discard_pile & ~self.returned)
+                drawn = pool[int(self.rng.integers(len(pool)))]
             bit, drawn_bit = 1 << action, 1 << drawn
             self.hands[player] = self.hands[player] ^ bit | drawn_bit
             self.discard_pile = self.discard_pile ^ drawn_bit | bit
-            self._returned |= bit
+            self.returned |= bit
             self.discards[player] |= bit
             self.replacements.append((player, action, drawn))
             self._replaced += 1
@@ -397,11 +450,18 @@ class SpadesGame:
 
     # ---------------------------------------------------------------- apply
 
-    def apply(self, action: int) -> None:
+    def apply(self, action: int, outcome=None) -> None:
         """Play ``action`` for :attr:`current_player`.
 
-        Raises :class:`IllegalActionError` (a ``ValueError``) naming the
-        action, the phase and the legal actions; the game is then untouched.
+        ``outcome`` fixes the chance outcome the action brings about, where
+        the caller knows it (a replay, a resampled world) rather than the
+        generator: the card a two-player Blind Nil replacement draws (one of
+        :meth:`chance_outcomes`), or the next hand's deal when the action
+        ends a hand (as ``reset(deal=)`` takes it; unused if the game ends).
+        None draws it. Raises :class:`IllegalActionError` (a ``ValueError``)
+        naming the action, the phase and the legal actions, or a
+        ``ValueError`` for an outcome that cannot happen; the game is then
+        untouched.
         """
         legal, given = self._legal, action
         if legal is None:  # legal_mask(), inlined: apply is the engine's hottest call
@@ -413,12 +473,12 @@ class SpadesGame:
         if not (0 <= action < _NUM_ACTIONS and legal >> action & 1):
             raise IllegalActionError(self._illegal_message(given, legal))
         player, phase = self.current_player, self.phase
-        if phase is _REPLACE and action != A.DONE:
-            self._check_forced_draw()  # a replay tool's bad draw is refused before anything changes
+        if outcome is not None:
+            outcome = self._check_outcome(action, outcome)
         self._legal = None
         self.actions.append((player, action))
         if phase is _PLAY:
-            self._play(player, action)
+            self._play(player, action, outcome)
         elif phase is _BID:
             self.bids[player] = action - A.BID_BASE
             self._advance_bidding()
@@ -441,8 +501,34 @@ class SpadesGame:
         elif phase is _PASS:
             self._pass(action)
         elif phase is _REPLACE:
-            self._replace(player, action)
+            self._replace(player, action, outcome)
         self._legal = None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards a two-player Blind Nil replacement draws now, each with its probability (OpenSpiel's
+        ``chance_outcomes``); empty in every other phase. A deal is uniform over the shuffles of the deck."""
+        if self.phase is not _REPLACE:
+            return []
+        pool = cards_of(self.discard_pile & ~self.returned)
+        return [(card, 1 / len(pool)) for card in pool]
+
+    def _check_outcome(self, action: int, outcome):
+        """The chance outcome given to :meth:`apply`, checked and in the engine's form."""
+        phase = self.phase
+        if phase is _REPLACE and action != A.DONE:
+            try:
+                card = to_card(outcome)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"a replacement draw is one card (an id 0..51 or text like 'AS'): {exc}") from None
+            if not (self.discard_pile & ~self.returned) >> card & 1:
+                raise ValueError(f"replacement draw {card_to_str(card)} is not in the discard pile; it may draw "
+                                 f"{', '.join(card_to_str(c) for c, _ in self.chance_outcomes())}")
+            return card
+        if phase is _PLAY and len(self.trick_winners) == TRICKS_PER_HAND - 1 and len(self.trick) == \
+                self.num_players - 1:
+            return self._check_deal(outcome)
+        raise ValueError(f"action {A.action_to_str(action)} in phase {phase.name} brings about no chance outcome: "
+                         "outcome is a replacement draw or, with the last card of a hand, the next deal")
 
     def _illegal_message(self, action, legal: int) -> str:
         if not isinstance(action, bool) and isinstance(action, numbers.Integral) and 0 <= action < A.NUM_ACTIONS:
@@ -502,7 +588,7 @@ class SpadesGame:
         self.phase = _PLAY
         self.current_player = self.leader
 
-    def _play(self, player: int, card: int) -> None:
+    def _play(self, player: int, card: int, next_deal: list[int] | None = None) -> None:
         suit, bit, trick = SUIT_OF[card], 1 << card, self.trick
         self.hands[player] ^= bit
         self.played[player] |= bit
@@ -526,13 +612,13 @@ class SpadesGame:
         self.trick = []
         self.leader = self.current_player = winner
         if len(self.trick_winners) == TRICKS_PER_HAND:
-            self._end_hand()
+            self._end_hand(next_deal)
 
     trick_winner = staticmethod(trick_winner)  # the player whose card takes a trick (cards.TRICK_POWER)
 
     # -------------------------------------------------------------- scoring
 
-    def _end_hand(self) -> None:
+    def _end_hand(self, next_deal: list[int] | None) -> None:
         cfg = self.config
         results: list[SideScore] = []
         for side, members in enumerate(self.members):
@@ -553,7 +639,7 @@ class SpadesGame:
         if self.terminated or self.truncated:
             self.phase = _GAME_OVER
         else:
-            self._start_hand((self.dealer + 1) % self.num_players)
+            self._start_hand((self.dealer + 1) % self.num_players, next_deal)
 
     @property
     def game_over(self) -> bool:
@@ -586,3 +672,7 @@ class SpadesGame:
             "winner": self.winner,
             "truncated": self.truncated,
         }
+
+
+# The declared fields that hold lists, the ones the engine changes in place: clone() copies these.
+_LISTS = tuple(name for name, hint in inspect.get_annotations(SpadesGame).items() if hint.startswith("list["))

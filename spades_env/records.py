@@ -30,8 +30,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from .actions import DONE
 from .cards import to_card
-from .game import SpadesConfig, SpadesGame
+from .game import Phase, SpadesConfig, SpadesGame
 
 FORMAT = "spades-game/2"
 LEGACY_FORMATS = ("spades-game/1",)  # read and replayed; see the module docstring
@@ -151,6 +152,26 @@ def _config(config: SpadesConfig | Mapping[str, Any] | None) -> SpadesConfig:
     return SpadesConfig(**config)
 
 
+def hand_at_start(record: Mapping[str, Any], config: SpadesConfig) -> SpadesGame:
+    """A game at the start of the recorded hand: its deal (four players: the hands; two players: the
+    stock order), dealer, scores and bags, and its number (which matters for ``max_hands``)."""
+    game = SpadesGame(config)
+    deal = record["stock"] if game.variant.drawn else record["hands"]
+    game.reset(deal=deal, dealer=record["dealer"], scores=record["scores_before"], bags=record["bags_before"])
+    game.hand_number = int(record.get("hand", 1)) - 1  # the engine counts hands from its reset
+    return game
+
+
+def recorded_draws(record: Mapping[str, Any]) -> Iterator[int]:
+    """The recorded chance outcomes of the hand after its deal: the two-player Blind Nil replacement draws."""
+    return iter([to_card(drawn) for _, _, drawn in record.get("replacements") or []])
+
+
+def recorded_outcome(game: SpadesGame, action: int, draws: Iterator[int]) -> int | None:
+    """What to pass as ``outcome`` with ``action`` to repeat the record: the next draw for a replacement."""
+    return next(draws, None) if game.phase is Phase.REPLACE and action != DONE else None
+
+
 def replay_hand(record: Mapping[str, Any], config: SpadesConfig | Mapping[str, Any] | None = None) -> dict:
     """Re-play one hand record through the engine and return the engine's fresh record.
 
@@ -162,23 +183,15 @@ def replay_hand(record: Mapping[str, Any], config: SpadesConfig | Mapping[str, A
     with the last action, or if any field of the fresh record differs from
     the stored one (bids, plays, trick winners, the score breakdown, ...).
     """
-    cfg = _config(config)
-    game = SpadesGame(cfg)
     number = record.get("hand", "?")
     record = _without_legacy_overtricks(record, number)
     try:
-        # Four players: the dealt hands. Two players: the stock order, and the random Blind Nil
-        # replacement draws queued so the engine repeats them.
-        deal = record["stock"] if game.variant.drawn else record["hands"]
-        game.reset(deal=deal, dealer=record["dealer"], scores=record["scores_before"], bags=record["bags_before"])
-        if game.variant.blind_nil_exchange == "replace":
-            game.forced_draws = [to_card(drawn) for _, _, drawn in record["replacements"]]
+        game = hand_at_start(record, _config(config))
+        draws = recorded_draws(record)
     except KeyError as exc:
         raise RecordMismatchError(f"hand {number}: record lacks the field {exc}") from None
     except ValueError as exc:
         raise RecordMismatchError(f"hand {number}: the engine rejects the recorded deal: {exc}") from None
-    # The engine counts hands from its reset; the recorded hand number matters for max_hands truncation.
-    game.hand_number = int(record.get("hand", 1)) - 1
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordMismatchError(f"hand {number}: record lacks the list of actions")
@@ -194,7 +207,7 @@ def replay_hand(record: Mapping[str, Any], config: SpadesConfig | Mapping[str, A
             raise RecordMismatchError(f"hand {number}, action {i}: recorded for player {player}, "
                                       f"but player {game.current_player} is to act")
         try:
-            game.apply(action)
+            game.apply(action, recorded_outcome(game, action, draws))
         except ValueError as exc:
             raise RecordMismatchError(f"hand {number}, action {i}: {exc}") from None
     if len(game.hand_records) != 1:

@@ -243,7 +243,7 @@ def relabelled(game: SpadesGame, seat: int, r: random.Random) -> SpadesGame:
     other.hands, other.played = [mask(m) for m in game.hands], [mask(m) for m in game.played]
     other.discards = [mask(m) for m in game.discards]
     other.start_hands = tuple(mask(m) for m in game.start_hands)
-    other.discard_pile, other._returned = mask(game.discard_pile), mask(game._returned)
+    other.discard_pile, other.returned = mask(game.discard_pile), mask(game.returned)
     other.stock = [card(c) for c in game.stock]
     other.passes = [(g, r_, card(c)) for g, r_, c in game.passes]
     other.replacements = [(p, card(c), card(d)) for p, c, d in game.replacements]
@@ -503,10 +503,10 @@ def test_a_layout_with_no_consistent_deal_gets_no_weight():
              "2S QH 6S 3H 3S AH 7S 7H 5S QS 8S 9H 9S KS JS JH TS AS").split()
     game = SpadesGame(num_players=2)
     game.reset(deal=stock, dealer=1, scores=[96, 433], bags=[6, 3])
-    game.forced_draws = [21, 3, 6]  # the replacements drew 10D (my discard), 5C and 8C
+    draws = {0: 21, 2: 3, 4: 6}  # the replacements drew 10D (my discard), 5C and 8C
     for action in (A.LOOK, A.KEEP, A.BLIND_NIL, *[A.KEEP] * 12, A.bid_action(5), 0, 2, 4,
                    3, 9, 24, 23, 20, 16, 10, 6, 28, 37, 15, 29, 21, 34, 32, 30, 40):
-        game.apply(action)
+        game.apply(action, draws.pop(action) if game.phase == Phase.REPLACE else None)
     seat = 1
     assert game.blind[0] and game.hands[0] & ~SUIT_MASKS[3] == 0  # the Blind Nil bidder holds only spades
     rng = np.random.default_rng(0)

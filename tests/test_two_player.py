@@ -145,9 +145,8 @@ def test_replacement_done_early_and_draws_are_uniform_over_the_pile():
 def test_forced_replacement_draw_must_come_from_the_pile():
     game = blind_nil_hand()
     card = cards_of(game.hands[0])[0]
-    game.forced_draws = [cards_of(game.hands[1])[0]]  # a card the opponent holds
     with pytest.raises(ValueError, match="not in the discard pile"):
-        game.apply(card)
+        game.apply(card, outcome=cards_of(game.hands[1])[0])  # a card the opponent holds
     assert game.phase == Phase.REPLACE and game.replacements == []
 
 

@@ -277,9 +277,9 @@ def fill(cards: int, slots: list[tuple[int, int]]) -> list[int]:
     return out
 
 
-def _apply(game: SpadesGame, action: int) -> None:
+def _apply(game: SpadesGame, action: int, outcome: int | None = None) -> None:
     try:
-        game.apply(action)
+        game.apply(action, outcome)
     except ValueError as exc:
         raise InconsistentView(f"the view cannot be replayed: {exc}") from None
 
@@ -322,8 +322,7 @@ def _replace_one(game: SpadesGame, queue: list[tuple[int, int]]) -> None:
         _apply(game, A.DONE)
         return
     put, drawn = queue.pop(0)
-    game.forced_draws = [drawn]
-    _apply(game, put)
+    _apply(game, put, drawn)
 
 
 # ------------------------------------------------------------------ four players
