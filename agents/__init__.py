@@ -2,10 +2,10 @@
 
 ``register(name, "module:attr")`` adds a name; ``positional=False`` marks an agent that takes keyword
 arguments only (``heuristic:seed=3``), so that ``heuristic:MyAgent`` can only mean a class of your own
-module ``heuristic`` (the rule is in :mod:`.base`).
+module ``heuristic`` (the rule is in :mod:`.registry`).
 """
 
-from .base import (
+from .registry import (
     Agent,
     AgentSpec,
     AgentSpecError,

@@ -14,7 +14,7 @@ from typing import Any
 from spades_env.variant import variant_of
 from spades_env.wrappers.gym_env import Opponent, SpadesGymEnv
 
-from .base import make_agent
+from .registry import make_agent
 
 OpponentSpec = str | Opponent | Mapping[int, str | Opponent]
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import make_agent
+from .registry import make_agent
 
 EXTRAS = {"sb3": "sb3_contrib", "torchrl": "torchrl", "tianshou": "tianshou", "rllib": "ray.rllib"}
 """The extra each spec prefix needs, and the module that tells whether it is installed."""

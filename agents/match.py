@@ -23,7 +23,7 @@ from spades_env.agent import ActFunction, Agent, ask, check_config, observation_
 from spades_env.game import IllegalActionError, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker
 
-from .base import make_agent
+from .registry import make_agent
 
 StepHook = Callable[[SpadesGame, int, int], None]
 AgentSource = str | Agent | ActFunction | Callable[[], Agent]

@@ -15,7 +15,7 @@ from spades_env.agent import check_config, close_agent, needs_observation, reset
 from spades_env.game import Phase, SpadesConfig
 from spades_env.view import PlayerView
 
-from .base import Agent, make_agent
+from .registry import Agent, make_agent
 
 
 class SplitAgent:

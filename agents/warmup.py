@@ -29,8 +29,8 @@ from .cli import ArgumentParser
 def _heuristic() -> None:
     from spades_env import SpadesConfig
 
-    from .base import make_agent
     from .match import play_game
+    from .registry import make_agent
 
     for n in (4, 2):
         play_game([make_agent("heuristic") for _ in range(n)], seed=0,
@@ -62,8 +62,8 @@ def _batched_engine() -> None:
 def _ppo() -> None:
     from spades_env import SpadesConfig
 
-    from .base import make_agent
     from .match import play_game
+    from .registry import make_agent
 
     play_game([make_agent("ppo"), make_agent("heuristic"), make_agent("ppo"), make_agent("heuristic")], seed=0,
               config=SpadesConfig(single_hand=True))

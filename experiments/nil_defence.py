@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 from spades_env import actions as A
 from spades_env.agent import ask
-from spades_env.agents.base import make_agent
+from spades_env.agents.registry import make_agent
 from spades_env.cards import CARD_NAMES, SPADES, SUIT_MASKS, cards_of, suit_of
 from spades_env.game import Phase, SpadesGame
 from spades_env.solver import NodeLimitReached, position_arrays, position_of, solve_arrays

@@ -17,8 +17,8 @@ import time
 
 import torch
 
-from spades_env.agents.base import make_agent
 from spades_env.agents.match import play_game
+from spades_env.agents.registry import make_agent
 from spades_env.game import SpadesConfig
 
 

@@ -6,8 +6,8 @@ import json
 
 import torch
 
-from spades_env.agents.base import make_agent
 from spades_env.agents.match import play_game
+from spades_env.agents.registry import make_agent
 from spades_env.experiments import distil_search
 from spades_env.game import SpadesConfig
 

@@ -385,7 +385,7 @@ def test_spades_commands_and_flags_in_the_docs_exist(page, capsys):
 
 
 def test_the_name_and_command_checks_find_what_is_gone(capsys):
-    text = ("`agents/base.py` `agents/nope.py` `spades_env.agents.tournament.evaluate` `spades_env.nope` "
+    text = ("`agents/registry.py` `agents/nope.py` `spades_env.agents.tournament.evaluate` `spades_env.nope` "
             "`spades_env.SpadesGame.nope` `spades_env/Spades-v0`\n\n```bash\nspades replay x --game 3\n"
             "spades tournament --agents a --no-such-flag\nspades fly\n```\n")
     assert name_problems(text) == ["no path agents/nope.py", "no name spades_env.SpadesGame.nope",

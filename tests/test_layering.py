@@ -35,7 +35,7 @@ def test_the_engine_layer_imports_nothing_above_it():
 def test_the_checker_sees_a_bad_import():
     bad = ROOT / "spades_env" / "_layering_probe.py"
     try:
-        bad.write_text("from spades_env.agents.base import make_agent\nfrom .agents import x\n")
-        assert imported_modules(bad) >= {"spades_env.agents.base", "spades_env.agents"}
+        bad.write_text("from spades_env.agents.registry import make_agent\nfrom .agents import x\n")
+        assert imported_modules(bad) >= {"spades_env.agents.registry", "spades_env.agents"}
     finally:
         bad.unlink()

@@ -10,10 +10,10 @@ import pytest
 
 from spades_env import actions as A
 from spades_env.agent import ask
-from spades_env.agents.base import make_agent
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.heuristic.bidding import nil_risk
 from spades_env.agents.match import play_game
+from spades_env.agents.registry import make_agent
 from spades_env.agents.search import SearchAgent, search_v2
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left

@@ -10,8 +10,8 @@ import textwrap
 
 from spades_env import SpadesConfig
 from spades_env.agents import warmup
-from spades_env.agents.base import make_agent
 from spades_env.agents.match import play_game
+from spades_env.agents.registry import make_agent
 from spades_env.compiling import NOTICE, group_of
 
 PROBE = '''

@@ -8,8 +8,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..base import versioned_name
 from ..cli import ArgumentParser, int_at_least, positive_int
+from ..registry import versioned_name
 from ..tournament.cli import add_backend_arguments
 from ..tournament.run import RunInputError
 from .card import print_card

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..base import AgentSpec, AgentSpecError, versioned_name
+from ..registry import AgentSpec, AgentSpecError, versioned_name
 
 # The pool, by variant: versioned names only, so that a score card says exactly what it was measured against.
 POOLS: dict[int, tuple[str, ...]] = {

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
-from ..base import versioned_name
+from ..registry import versioned_name
 from ..tournament.backends import ray_session
 from ..tournament.run import RunInputError, check_run, run_tournament
 from ..tournament.schedule import TournamentSpec

@@ -14,8 +14,8 @@ from collections import deque
 from spades_env.agent import Agent, reset_agent
 from spades_env.game import SpadesConfig, SpadesGame
 
-from ..base import make_agent
 from ..match import play_game
+from ..registry import make_agent
 from ..warmup import parts_for, warm
 from . import style
 from .human import Human

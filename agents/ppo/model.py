@@ -320,7 +320,7 @@ def shared_policy(path: Path) -> tuple[ActorCritic, dict]:
 
 
 class PPOAgent:
-    """Plays a trained policy through the :class:`spades_env.agents.base.Agent` protocol.
+    """Plays a trained policy through the :class:`spades_env.agents.registry.Agent` protocol.
 
     ``path``: a policy file or training checkpoint; default the shipped
     checkpoint for ``num_players``. ``greedy=True`` plays the most probable

@@ -29,7 +29,7 @@ import torch
 
 from spades_env.actions import mask_array
 from spades_env.agent import Agent, ask, forced_action
-from spades_env.agents.base import make_agent
+from spades_env.agents.registry import make_agent
 from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.observations import ObservationTracker, observation_size
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ..base import AgentSpecError
 from ..cli import ArgumentParser, int_at_least, positive_int
+from ..registry import AgentSpecError
 from .store import ANALYSIS_NODES
 
 DEFAULT_AGENTS = ["heuristic", "random"]

@@ -15,9 +15,9 @@ from spades_env import rules
 from spades_env.agent import check_config, close_agent
 from spades_env.game import SpadesConfig, SpadesGame
 
-from ..base import AgentSpec, make_agent, versioned_name
 from ..play.human import HUMAN
 from ..play.save import Setup
+from ..registry import AgentSpec, make_agent, versioned_name
 
 MAX_SEED = 2**31 - 1
 # The rule options a page may set: every option of spades_env.rules but the variant and format, which

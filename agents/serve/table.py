@@ -29,11 +29,11 @@ from spades_env.render import SEAT_NAMES
 from spades_env.view import player_view
 
 from ..analyze import HandAnalysis, analyze_hand
-from ..base import make_agent
 from ..play.human import refusal_reason
 from ..play.narration import Narrator
 from ..play.save import Move, PlayError, SaveFile, Setup
 from ..play.table import table
+from ..registry import make_agent
 from .frames import frame
 from .roster import Offered, RequestError, describe
 

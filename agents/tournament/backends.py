@@ -23,8 +23,8 @@ from functools import partial
 from spades_env import records
 from spades_env.agent import close_agent
 
-from ..base import Agent, make_agent
 from ..match import play_game
+from ..registry import Agent, make_agent
 from .schedule import GamePlan, TournamentSpec
 
 BACKENDS = ("local", "ray")

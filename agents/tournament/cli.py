@@ -20,8 +20,8 @@ from pathlib import Path
 
 from spades_env.rules import OPTIONS, add_rule_arguments, flag_of, rule_overrides
 
-from ..base import AgentSpecError, load_agents_file
 from ..cli import ArgumentParser, int_at_least, positive_int
+from ..registry import AgentSpecError, load_agents_file
 from .backends import BACKENDS
 from .reports import print_summary
 from .run import RunInputError, run_tournament

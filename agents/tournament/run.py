@@ -22,8 +22,8 @@ from spades_env import records
 from spades_env.agent import UnsupportedConfigError, check_config, close_agent
 from spades_env.rules import SpadesConfig
 
-from ..base import AgentSpecError, make_agent
 from ..match import AgentSource, seat_agents
+from ..registry import AgentSpecError, make_agent
 from .backends import check_backend, play_planned, run_games
 from .reports import write_reports
 from .schedule import TournamentSpec

@@ -16,7 +16,7 @@ import numpy as np
 
 from spades_env.rules import SpadesConfig, describe
 
-from ..base import display_name, versioned_name
+from ..registry import display_name, versioned_name
 
 # The version of the rules below that turn a game index into a plan. It is saved in config.json, so a
 # rerun does not resume a folder whose games were planned otherwise. 2: agent seeds mirrored by seat.

@@ -55,7 +55,7 @@ from spades_env.observations import encode
 ENV_ID = "spades_env/Spades-v0"
 ILLEGAL_MODES = ("terminate", "raise")
 DEFAULT_OPPONENT = "heuristic"
-AGENT_FACTORY = "spades_env.agents.base:make_agent"
+AGENT_FACTORY = "spades_env.agents.registry:make_agent"
 """The agent registry's factory, loaded by name when the class is given no opponents."""
 
 Opponent = Agent | ActFunction
