@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from spades_env.agent import BaseAgent
+
 from .registry import make_agent
 
 EXTRAS = {"sb3": "sb3_contrib", "torchrl": "torchrl", "tianshou": "tianshou", "rllib": "ray.rllib"}
@@ -55,7 +57,7 @@ def _library(prefix: str) -> ModuleType:
                           f"pip install -e '.[{prefix}]'") from None
 
 
-class LibraryPolicy(ABC):
+class LibraryPolicy(BaseAgent, ABC):
     """A policy saved by an RL library, played through the :class:`spades_env.agent.Agent` protocol.
 
     Subclasses load the file and implement :meth:`choose`; this class checks

@@ -6,10 +6,11 @@ import random
 
 import numpy as np
 
+from spades_env.agent import BaseAgent
 from spades_env.view import PlayerView
 
 
-class RandomAgent:
+class RandomAgent(BaseAgent):
     """Picks uniformly among the legal actions of the mask.
 
     It reads only the action mask, so the match driver skips building the
@@ -24,7 +25,7 @@ class RandomAgent:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def reset(self, seat: int, seed: int | None = None) -> None:
+    def reset(self, seat: int, seed: int | None = None, config=None) -> None:
         if seed is not None:
             self.rng.seed(seed)
 

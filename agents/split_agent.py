@@ -11,14 +11,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_env.agent import check_config, close_agent, needs_observation, reset_agent
+from spades_env.agent import (
+    BaseAgent,
+    check_config,
+    close_agent,
+    needs_infostate,
+    needs_observation,
+    reset_agent,
+)
 from spades_env.game import Phase, SpadesConfig
 from spades_env.view import PlayerView
 
 from .registry import Agent, make_agent
 
 
-class SplitAgent:
+class SplitAgent(BaseAgent):
     """Card plays (the play phase) go to ``player``; every other decision (Blind Nil, bids, the Blind Nil
     exchange, the two-player draw and replacements) goes to ``bidder``. Both get ``reset``, ``check_config``
     and ``close`` calls."""
@@ -28,6 +35,7 @@ class SplitAgent:
         self.player = make_agent(player) if isinstance(player, str) else player
         self.needs_observation = needs_observation(self.bidder) or needs_observation(self.player)
         self.needs_view = True  # the phase is read from the view
+        self.needs_infostate = needs_infostate(self.bidder) or needs_infostate(self.player)
 
     def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:
         for agent in (self.bidder, self.player):

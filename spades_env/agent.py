@@ -45,7 +45,10 @@ class Agent(Protocol):
     - ``needs_observation = False`` (then ``observation`` is None),
       ``needs_view = False`` (then ``view`` is None), and ``observation_kind``
       (``"default"``, ``"history"`` or ``"oracle"``) for the vector it reads:
-      the driver skips work the agent does not use.
+      the driver skips work the agent does not use; ``needs_infostate = True``
+      binds the seat's information state to the view (``view.infostate``).
+
+    :class:`BaseAgent` has each of these at its default, to subclass.
 
     **Forced moves.** An agent is never asked about a forced move (a single
     legal action, such as the only card held in the led suit, or the last
@@ -58,6 +61,37 @@ class Agent(Protocol):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView) -> int: ...
 
 
+class BaseAgent:
+    """A base class for agents, with every optional part of :class:`Agent` at its default (as
+    ``pyspiel.Bot`` is for OpenSpiel's bots). Subclass it and define :meth:`act`; override what differs.
+
+    The class attributes tell a driver what to build for :meth:`act`: the observation vector of
+    ``observation_kind`` (``needs_observation``), the :class:`~spades_env.view.PlayerView`
+    (``needs_view``) and, bound to it, the seat's information state (``needs_infostate``:
+    ``view.infostate`` can then :meth:`~spades_env.view.InformationState.resample` the hidden cards,
+    for search). Each costs time at every decision, so ask only for what you read.
+    """
+
+    needs_observation: bool = True
+    observation_kind: str = "default"  # "default", "history" or "oracle" (docs/observations.md)
+    needs_view: bool = True
+    needs_infostate: bool = False
+    supported_players: tuple[int, ...] = (4, 2)
+
+    def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:
+        """A new game: the seat, a seed for the agent's own randomness, and the game's rules."""
+
+    def check_config(self, config: SpadesConfig) -> None:
+        """Raise ``ValueError`` saying why the agent cannot play under ``config`` (by default it can)."""
+
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView | None) -> int:
+        """A legal action id for the view's seat."""
+        raise NotImplementedError(f"{type(self).__name__} must define act(observation, action_mask, view)")
+
+    def close(self) -> None:
+        """The owner is done with the agent (write out counters, release an engine)."""
+
+
 ActFunction = Callable[[np.ndarray | None, np.ndarray, PlayerView | None], int]
 """A bare function with ``act``'s signature; :func:`ask` takes it wherever it takes an agent."""
 
@@ -68,6 +102,10 @@ def needs_observation(agent: Agent | ActFunction) -> bool:
 
 def needs_view(agent: Agent | ActFunction) -> bool:
     return bool(getattr(agent, "needs_view", True))
+
+
+def needs_infostate(agent: Agent | ActFunction) -> bool:
+    return bool(getattr(agent, "needs_infostate", False))
 
 
 def observation_kind(agent: Agent | ActFunction, default: str = "default") -> str | None:
@@ -146,6 +184,6 @@ def ask(agent: Agent | ActFunction, game: SpadesGame, observe: Callable[[str], n
     kind = observation_kind(agent)
     observation = None if kind is None or observe is None else observe(kind)
     mask = mask_array(legal)
-    view = player_view(game, seat) if needs_view(agent) else None
+    view = player_view(game, seat, infostate=needs_infostate(agent)) if needs_view(agent) else None
     act = getattr(agent, "act", agent)
     return int(act(observation, mask, view))

@@ -2,17 +2,56 @@
 
 Heuristic and search agents read a :class:`PlayerView`; neural agents read
 the observation vector. Both are views of the same :class:`SpadesGame`.
+Search also needs the seat's :class:`InformationState`: the view bound to
+the game, to draw the hidden cards (OpenSpiel's ``resample_from_infostate``).
 """
 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
 
 from .cards import NUM_CARDS, cards_of
+from .determinize import Where, hidden_card_probabilities, information_state_key, resample
 from .game import CompletedTrick, Phase, SpadesConfig, SpadesGame
 
-__all__ = ["CompletedTrick", "PlayerView", "player_view"]
+__all__ = ["CompletedTrick", "InformationState", "PlayerView", "player_view"]
+
+
+class InformationState:
+    """What one seat knows of a game, bound to a copy of that game (OpenSpiel's information state).
+
+    The copy holds the hidden cards too: :meth:`resample` needs the position, and it returns only
+    games the seat cannot tell from this one. An agent reads the view and resamples; reading the
+    copy's hidden cards would be cheating (in-process agents are trusted, as OpenSpiel's bots are).
+    """
+
+    __slots__ = ("seat", "_game")
+
+    def __init__(self, game: SpadesGame, seat: int) -> None:
+        self.seat = seat
+        self._game = game.clone()
+
+    @property
+    def view(self) -> PlayerView:
+        return player_view(self._game, self.seat)
+
+    @property
+    def key(self) -> str:
+        """Equal for exactly the states the seat cannot tell apart (:func:`~.determinize.information_state_key`)."""
+        return information_state_key(self._game, self.seat)
+
+    def resample(self, rng: np.random.Generator | int | None = None) -> SpadesGame:
+        """A full game the seat cannot tell from this one, the hidden cards dealt uniformly among the
+        consistent deals (:func:`~.determinize.resample`)."""
+        return resample(self._game, self.seat, rng)
+
+    def hidden_card_probabilities(self) -> dict[int, dict[Where, Fraction]]:
+        """Each hidden card's exact probability of each place (:func:`~.determinize.hidden_card_probabilities`)."""
+        return hidden_card_probabilities(self._game, self.seat)
 
 
 @dataclass(frozen=True)
@@ -49,6 +88,8 @@ class PlayerView:
     replacements: tuple[tuple[int, int], ...] = ()
     stock_left: int = 0
     discard_pile_size: int = 0
+    # Bound only for agents that ask for it (needs_infostate); not part of what the view compares.
+    infostate: InformationState | None = field(default=None, compare=False, repr=False)
 
     @property
     def tricks(self) -> tuple[int, ...]:
@@ -73,7 +114,8 @@ def _new_view(fields: dict) -> PlayerView:
     return view
 
 
-def player_view(game: SpadesGame, seat: int) -> PlayerView:
+def player_view(game: SpadesGame, seat: int, infostate: bool = False) -> PlayerView:
+    """What ``seat`` knows of ``game`` now; ``infostate=True`` binds its :class:`InformationState`."""
     over = game.phase == Phase.GAME_OVER
     looked = game.looked[seat]
     n = game.num_players
@@ -108,4 +150,5 @@ def player_view(game: SpadesGame, seat: int) -> PlayerView:
         replacements=tuple((c, d) for p, c, d in game.replacements if p == seat),
         stock_left=NUM_CARDS - game.stock_pos,
         discard_pile_size=game.discard_pile.bit_count(),
+        infostate=InformationState(game, seat) if infostate else None,
     ))

@@ -7,6 +7,7 @@ import random
 import numpy as np
 
 from spades_env import actions as A
+from spades_env.agent import BaseAgent
 from spades_env.cards import mask_of
 from spades_env.game import Phase
 from spades_env.view import PlayerView
@@ -16,7 +17,7 @@ from .params import DEFAULT, V1, V2, Params
 from .play import choose_card
 
 
-class HeuristicAgent:
+class HeuristicAgent(BaseAgent):
     """Rule-based Spades player for both variants.
 
     Deterministic for a given seed: the seed only nudges bids that sit on a
@@ -32,7 +33,7 @@ class HeuristicAgent:
         self.rng = random.Random(seed)
         self.params = params
 
-    def reset(self, seat: int, seed: int | None = None) -> None:
+    def reset(self, seat: int, seed: int | None = None, config=None) -> None:
         if seed is not None:
             self.rng.seed(seed)
 

@@ -26,6 +26,7 @@ import torch
 from torch import nn
 
 from spades_env.actions import NUM_ACTIONS
+from spades_env.agent import BaseAgent
 from spades_env.observations import observation_size
 
 from .features import CardFeatures
@@ -319,7 +320,7 @@ def shared_policy(path: Path) -> tuple[ActorCritic, dict]:
     return _SHARED[key][1], _SHARED[key][2]
 
 
-class PPOAgent:
+class PPOAgent(BaseAgent):
     """Plays a trained policy through the :class:`spades_env.agents.registry.Agent` protocol.
 
     ``path``: a policy file or training checkpoint; default the shipped

@@ -9,6 +9,7 @@ from collections import defaultdict
 import numpy as np
 
 from spades_env import actions as A
+from spades_env.agent import BaseAgent
 from spades_env.game import Phase, SpadesConfig
 from spades_env.view import PlayerView
 
@@ -24,7 +25,7 @@ MAX_TRICKS = {4: 9, 2: 13}
 NODES_PER_MS = 1000  # the solver's speed on one core, about (spades_env/solver/api.py: ~1-3 million a second)
 
 
-class SearchAgent:
+class SearchAgent(BaseAgent):
     """Perfect-information Monte Carlo search over sampled worlds, solved double dummy.
 
     - **Card play**: PIMC (:mod:`.play`) once at most ``max_tricks`` tricks are
@@ -72,7 +73,7 @@ class SearchAgent:
     """
 
     needs_observation = False
-    supported_players = (4, 2)
+    needs_infostate = True  # uniform worlds are resampled from it (.worlds)
 
     def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, max_tricks: int | None = None,
                  bid_worlds: int = 24, blind_worlds: int = 24, timings: str | None = None,

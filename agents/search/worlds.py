@@ -1,7 +1,14 @@
-"""Worlds for search, from the seat's :class:`~spades_env.view.PlayerView` alone.
+"""Worlds for search: full deals the seat cannot tell from the real one.
 
-The agent protocol hands an agent its view, not the game, and that is all the
-search agent reads. To sample full deals it rebuilds *a* game that the seat
+Uniform worlds come from the seat's information state (``view.infostate``,
+which the drivers bind for an agent with ``needs_infostate``), resampled by the
+engine (:func:`spades_env.determinize.resample`). Two kinds of world are not
+uniform and are built from the view: the two-player opponent model
+(:func:`drawn_worlds`: the opponent's hand drawn as the heuristic draws) and
+the four-player Blind Nil choice (:func:`unseen_world`).
+
+A view with no information state bound (a view from a record, or ``act``
+called by hand) is answered too: the search rebuilds *a* game that the seat
 cannot tell from the real one (:func:`game_from_view`: its own cards, every
 bid and card played, the voids shown, its Blind Nil exchange, the scores; the
 hidden cards placed anywhere they fit), then asks the engine's resampler
@@ -54,9 +61,19 @@ def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[S
         for _ in range(count):
             yield unseen_world(view, rng)
         return
-    public = game_from_view(view)
+    public = view.infostate if view.infostate is not None else _Rebuilt(game_from_view(view), view.seat)
     for _ in range(count):
-        yield resample(public, view.seat, rng)
+        yield public.resample(rng)
+
+
+class _Rebuilt:
+    """A view's information state without a game bound to it: resampled from the rebuilt game."""
+
+    def __init__(self, game: SpadesGame, seat: int) -> None:
+        self.game, self.seat = game, seat
+
+    def resample(self, rng: np.random.Generator) -> SpadesGame:
+        return resample(self.game, self.seat, rng)
 
 
 def nil_worlds(view: PlayerView, count: int, rng: np.random.Generator, max_risk: float,
