@@ -23,13 +23,16 @@ from spades_env.solver import (
     NodeLimitReached,
     Position,
     legal_plays,
+    position_arrays,
     position_of,
     reference_solve,
     side_tables,
     solve,
+    solve_arrays,
     solve_position,
     warm_up,
 )
+from spades_env.solver.position import standing_nils
 
 CONFIGS = ({}, {"bag_limit": 5, "bag_penalty": 50}, {"bag_limit": 3, "bag_penalty": 100})
 
@@ -103,6 +106,26 @@ def test_nil_stakes_match_minimax():
     rng = np.random.default_rng(5)
     assert check_against_minimax(rng, 4, hands=100, most=4, nil_only=True) \
         + check_against_minimax(rng, 2, hands=100, most=4, nil_only=True) == 800
+
+
+def test_past_classes_match_minimax():
+    """Table entries keyed on classes of the tricks taken (used from ``kernel.CLASS_TRICKS`` tricks left, where
+    minimax is out of reach) hold the exact values on short endings too: the class path forced on."""
+    rng = np.random.default_rng(6)
+    count = 0
+    for num_players, hands, most in ((4, 150, 4), (2, 50, 4)):
+        for game in endings(rng, num_players, hands, most):
+            pos = position_of(game)
+            for nil_only in (False, True):
+                if nil_only and not standing_nils(pos):
+                    continue
+                value, moves = reference_solve(pos, nil_only)
+                arrays = position_arrays(pos, standing_nils(pos) if nil_only else None)
+                _, values, _ = solve_arrays(**arrays, class_tricks=0)
+                sign = 1 if pos.to_move % 2 == 0 else -1
+                assert {c: sign * int(values[c]) for c in moves} == moves, pos
+                count += 1
+    assert count > 800
 
 
 @pytest.mark.slow

@@ -92,7 +92,7 @@ class NodeLimitReached(RuntimeError):
 def solve_arrays(hands: np.ndarray, trick: np.ndarray, nt: int, leader: int, spades_broken: bool, num_players: int,
                  tables: np.ndarray, merge: np.ndarray, nil_bid: np.ndarray, every_move: bool = True,
                  table: SearchTable | None = None, max_nodes: int = 0,
-                 one_best: bool = False) -> tuple[int, np.ndarray, int]:
+                 one_best: bool = False, class_tricks: int = kernel.CLASS_TRICKS) -> tuple[int, np.ndarray, int]:
     """The compiled solver on arrays, for callers that solve many positions (no checks).
 
     ``hands``: ``int64[4]`` card masks per seat (seats 2, 3 empty with two
@@ -104,15 +104,15 @@ def solve_arrays(hands: np.ndarray, trick: np.ndarray, nt: int, leader: int, spa
     minus side 1's. ``max_nodes`` > 0 raises :class:`NodeLimitReached` after
     that many nodes. ``one_best`` (with ``every_move=False``): only an optimal
     card gets its value, the others ``kernel.INF`` (DDS's ``solutions=1``: the
-    cheapest solve, for callers that play one optimal card).
+    cheapest solve, for callers that play one optimal card). ``class_tricks``: see
+    :func:`~spades_env.solver.kernel.solve_root` (for tests).
     """
     t = table or default_table()
     values = np.full(NUM_CARDS, kernel.INF, np.int64)
     value, nodes, complete = kernel.solve_root(hands, trick, nt, leader, int(spades_broken), num_players, tables,
                                                merge, nil_bid, _COMPACT_INDEX, t.trick_bounds, t.words, t.bounds,
                                                t.info, t.next_stamp(), t.history, values, every_move, one_best,
-                                               max_nodes,
-                                               t.stats)
+                                               max_nodes, t.stats, class_tricks)
     if not complete:
         raise NodeLimitReached(f"no result within {max_nodes} nodes")
     return int(value), values, int(nodes)
