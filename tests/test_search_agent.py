@@ -11,13 +11,20 @@ import pytest
 from spades_env import actions as A
 from spades_env.agent import ask
 from spades_env.agents.heuristic import HeuristicAgent
-from spades_env.agents.heuristic.bidding import nil_risk
+from spades_env.agents.heuristic.bidding import estimate_tricks, nil_risk
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
 from spades_env.agents.search import SearchAgent, search_v2
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
-from spades_env.agents.search.worlds import InconsistentView, fill, game_from_view, nil_worlds, unseen_world, worlds
+from spades_env.agents.search.worlds import (
+    InconsistentView,
+    fill,
+    fitted_worlds,
+    game_from_view,
+    unseen_world,
+    worlds,
+)
 from spades_env.cards import SUIT_MASKS, card_id
 from spades_env.determinize import resample
 from spades_env.game import Phase, SpadesConfig, SpadesGame
@@ -229,11 +236,31 @@ def test_nil_worlds_deal_a_nil_bidder_a_nil_hand_and_show_the_same_view():
         nils = [s for s in range(4) if s != view.seat and view.bids[s] == 0 and not any(view.blind)]
         if game.phase != Phase.PLAY or not nils or tricks_left(view) < 8:
             continue
-        for world in nil_worlds(view, 6, np.random.default_rng(total), max_risk=1.05, tries=50):
+        for world in fitted_worlds(view, 6, np.random.default_rng(total), nil_risk=1.05, tries=50):
             assert player_view(world, view.seat) == view
             fit += all(nil_risk(world.start_hands[s]) <= 1.05 for s in nils)
             total += 1
     assert total >= 18 and fit == total
+
+
+def test_bid_fitted_worlds_deal_hands_near_the_bids_and_show_the_same_view():
+    """Worlds fitted to the bids (sigma 0.5) deal the other bidders hands whose trick estimate lies nearer
+    their bids than uniform worlds do, and every world is consistent with the view."""
+    gaps = {None: [], 0.5: []}
+    bot = HeuristicAgent(seed=1)
+    for seed in range(12):
+        game = SpadesGame(single_hand=True)
+        game.reset(seed=seed)
+        while game.phase != Phase.PLAY or len(game.plays) < 2:
+            game.apply(ask(bot, game, None))
+        view = player_view(game, game.current_player)
+        seats = [s for s in range(4) if s != view.seat and view.bids[s] > 0 and not any(view.blind)]
+        for sigma in gaps:
+            for world in fitted_worlds(view, 4, np.random.default_rng(len(gaps[sigma])), bid_sigma=sigma, tries=30):
+                assert player_view(world, view.seat) == view
+                gaps[sigma] += [abs(estimate_tricks(world.start_hands[s]) - view.bids[s]) for s in seats]
+    assert len(gaps[None]) >= 60
+    assert np.mean(gaps[0.5]) < 0.7 * np.mean(gaps[None])
 
 
 def test_search_v2_adds_the_nil_settings_and_v1_keeps_its_defaults():

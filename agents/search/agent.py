@@ -41,9 +41,10 @@ class SearchAgent(BaseAgent):
       tricks left than ``max_tricks`` but at most ``nil_tricks``, while a Nil
       stands, the worlds are solved for the Nils' stakes alone (made or set;
       far cheaper to solve than the hand's points), the heuristic's card
-      among the equal best. ``nil_risk`` (None by default: uniform worlds):
-      card play samples worlds in which another seat's Nil bid fits its
-      dealt hand (:func:`.worlds.nil_worlds`).
+      among the equal best. ``nil_risk`` and ``bid_sigma`` (None by default:
+      uniform worlds): card play samples worlds in which the other seats'
+      Nil bids, and their other bids, fit their dealt hands
+      (:func:`.worlds.fitted_worlds`).
     - **Bids, Nil included**: by play-outs (:mod:`.bidding`): over ``bid_worlds``
       deals consistent with the view (two players: the opponent's hand drawn as
       the heuristic draws), each played to the end by the heuristic,
@@ -77,14 +78,17 @@ class SearchAgent(BaseAgent):
 
     def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, max_tricks: int | None = None,
                  bid_worlds: int = 24, blind_worlds: int = 24, timings: str | None = None,
-                 nil_tricks: int = 0, nil_risk: float | None = None) -> None:
+                 nil_tricks: int = 0, nil_risk: float | None = None, bid_sigma: float | None = None) -> None:
         if worlds < 0 or ms < 0 or nil_tricks < 0:
             raise ValueError(f"worlds, ms and nil_tricks must be >= 0, got worlds={worlds!r}, ms={ms!r}, "
                              f"nil_tricks={nil_tricks!r}")
+        if bid_sigma is not None and not bid_sigma > 0:
+            raise ValueError(f"bid_sigma must be > 0 (or none: worlds that ignore the bids), got {bid_sigma!r}")
         self.budgets = {n: PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS),
                                       max_tricks=MAX_TRICKS[n] if max_tricks is None else int(max_tricks),
                                       nil_tricks=int(nil_tricks),
-                                      nil_risk=None if nil_risk is None else float(nil_risk))
+                                      nil_risk=None if nil_risk is None else float(nil_risk),
+                                      bid_sigma=None if bid_sigma is None else float(bid_sigma))
                         for n in MAX_TRICKS}
         self.bid_worlds = int(bid_worlds)
         self.blind_worlds = int(blind_worlds)

@@ -21,7 +21,7 @@ from spades_env.cards import RANK_OF, SUIT_OF
 from spades_env.solver import NodeLimitReached, solve
 from spades_env.view import PlayerView
 
-from .worlds import drawn_worlds, nil_worlds
+from .worlds import fitted_worlds
 
 TRICKS_PER_HAND = 13
 
@@ -37,8 +37,10 @@ class PlayBudget:
     # ... except while a Nil stands with at most this many tricks left: then the Nils' stakes alone are searched
     # (``solve(..., nil_only=True)``, far cheaper than the hand's points), the heuristic's card among equals; 0: never
     nil_tricks: int = 0
-    # worlds in which each other seat's Nil bid fits its dealt hand: Nil danger at most this (worlds.nil_worlds)
+    # worlds that fit the other seats' bids (worlds.fitted_worlds): each Nil bidder's dealt hand of Nil danger
+    # at most nil_risk; each other bid near the dealt hand's trick estimate, within about bid_sigma tricks
     nil_risk: float | None = None
+    bid_sigma: float | None = None
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -76,9 +78,7 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     totals: dict[int, float] = dict.fromkeys(view.legal_actions, 0.0)
     solved = spent = 0
     cap = budget.world_cap()
-    sampled = drawn_worlds(view, budget.worlds, rng) if budget.nil_risk is None else \
-        nil_worlds(view, budget.worlds, rng, budget.nil_risk)
-    for world in sampled:
+    for world in fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma):
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
             break

@@ -29,7 +29,8 @@ discards may be: a world may give the opponent a card I saw discarded.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -40,7 +41,8 @@ from spades_env.determinize import resample
 from spades_env.game import Phase, SpadesGame
 from spades_env.view import PlayerView
 
-from ..heuristic.bidding import keep_offered, nil_risk
+from ..heuristic.bidding import estimate_tricks, keep_offered, nil_risk
+from ..heuristic.params import V2
 
 HAND_SIZE = 13
 MAX_REPLACEMENTS = 3  # two players: a Blind Nil bidder may replace up to three cards
@@ -76,31 +78,63 @@ class _Rebuilt:
         return resample(self.game, self.seat, rng)
 
 
-def nil_worlds(view: PlayerView, count: int, rng: np.random.Generator, max_risk: float,
-               tries: int = 8) -> Iterator[SpadesGame]:
-    """Four players: worlds in which every other seat that bid Nil (not blind, without a Blind Nil beside it)
-    was dealt a hand a Nil bidder holds: its Nil danger (the heuristic's ``nil_risk``) at most ``max_risk``.
+def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_risk: float | None = None,
+                  bid_sigma: float | None = None, tries: int = 8) -> Iterator[SpadesGame]:
+    """Four players: worlds that fit what the other seats bid, for seats that bid as the heuristic does.
 
-    Why: uniform worlds deal a Nil bidder aces and kings as often as anyone, so that in most of them its
-    Nil falls whatever the defence plays and every card ties. An opponent model, for Nil bidders that bid
-    as the heuristic does (it bids Nil at a danger of 0.75 or less). Worlds are drawn by rejection, at
-    most ``tries`` draws per world; past that the remaining worlds are taken as drawn.
+    Why: uniform worlds deal a Nil bidder aces and kings as often as anyone (so that in most of them its
+    Nil falls whatever the defence plays and every card ties), and a seat that bid 5 as often a hand of 2
+    tricks as one of 8. Two opponent models, each off when None:
+
+    - ``nil_risk``: every other seat that bid Nil (not blind, no Blind Nil beside it) holds, as dealt, a
+      hand of Nil danger (the heuristic's ``nil_risk``) at most this (the heuristic bids Nil at 0.75 or less);
+    - ``bid_sigma``: every other seat that bid 1 or more was dealt a hand whose trick estimate (the
+      heuristic's ``estimate_tricks``, from which it bids, plus what it counts for a Blind Nil partner's
+      exchange) lies near the bid: a world is kept with probability ``exp(-d / (2 sigma^2))``, ``d`` the
+      sum over those seats of the squared differences.
+
+    Worlds are drawn by rejection, at most ``tries`` draws per world; past that the remaining worlds are
+    taken as drawn. Without a seat to fit, the worlds of :func:`drawn_worlds`.
     """
-    seats = [seat for seat in range(view.num_players) if seat != view.seat and view.bids[seat] == 0
-             and not view.blind[seat] and not view.blind[(seat + 2) % 4]]
-    if view.num_players != 4 or not seats:
+    fit = _bid_fit(view, nil_risk, bid_sigma)
+    if fit is None:
         yield from drawn_worlds(view, count, rng)
         return
-    played = _played(view)
     draws = drawn_worlds(view, count * tries, rng)
     left = count * tries
     for made in range(count):
         for world in draws:
             left -= 1
-            if all(nil_risk(world.hands[seat] | played[seat]) <= max_risk for seat in seats) \
-                    or left < count - made:
+            p = fit(world)
+            if p >= 1.0 or (p > 0.0 and rng.random() < p) or left < count - made:
                 yield world
                 break
+
+
+def _bid_fit(view: PlayerView, max_risk: float | None, sigma: float | None) -> Callable[[SpadesGame], float] | None:
+    """The probability of keeping a world (see :func:`fitted_worlds`), or None when no seat is fitted."""
+    if view.num_players != 4:
+        return None
+    others = [seat for seat in range(4) if seat != view.seat and view.bids[seat] is not None]
+    exchanged = [view.blind[seat] or view.blind[(seat + 2) % 4] for seat in range(4)]
+    nil_seats = [] if max_risk is None else [s for s in others if view.bids[s] == 0 and not exchanged[s]]
+    bid_seats = [] if sigma is None else [s for s in others if view.bids[s] > 0]
+    if not nil_seats and not bid_seats:
+        return None
+    # The heuristic counts its Blind Nil partner's three best cards as this many tricks when it bids.
+    expected = {s: view.bids[s] - (V2.blind_partner_tricks if exchanged[s] and view.config.blind_nil_exchange else 0)
+                for s in bid_seats}
+
+    def fit(world: SpadesGame) -> float:
+        dealt = world.start_hands
+        if any(nil_risk(dealt[seat]) > max_risk for seat in nil_seats):
+            return 0.0
+        if not bid_seats:
+            return 1.0
+        d = sum((estimate_tricks(dealt[seat]) - bid) ** 2 for seat, bid in expected.items())
+        return math.exp(-d / (2 * sigma * sigma))
+
+    return fit
 
 
 def unseen_world(view: PlayerView, rng: np.random.Generator) -> SpadesGame:
