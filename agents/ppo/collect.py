@@ -144,7 +144,7 @@ class Worker:
 
 
 def _network_message(net: ActorCritic) -> tuple:
-    return (net.obs_size, net.hidden_sizes, net.critic_obs_size, net.card_features), net.state_dict()
+    return net.shape, net.state_dict()
 
 
 def _serve(connection, *engine_args) -> None:
@@ -156,8 +156,7 @@ def _serve(connection, *engine_args) -> None:
         try:
             plans, seed, weights, pool_size, record = message
             for key, (shape, state) in weights.items():
-                if key not in nets or (nets[key].obs_size, nets[key].hidden_sizes, nets[key].critic_obs_size,
-                                       nets[key].card_features) != shape:
+                if key not in nets or nets[key].shape != shape:
                     nets[key] = ActorCritic(*shape).eval()
                 nets[key].load_state_dict(state)
             pool = [nets.get(("pool", i)) for i in range(pool_size)]

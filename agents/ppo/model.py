@@ -68,6 +68,11 @@ class ActorCritic(nn.Module):
         self.critic = None if critic_obs_size is None else _mlp(critic_obs_size + extra, hidden_sizes)
         self.value = _init(nn.Linear(self.hidden_sizes[-1], 1), std=1.0)
 
+    @property
+    def shape(self) -> tuple[int, list[int], int | None, bool]:
+        """The constructor's arguments: ``ActorCritic(*net.shape)`` is a network of the same architecture."""
+        return self.obs_size, self.hidden_sizes, self.critic_obs_size, self.card_features
+
     def forward(self, x: torch.Tensor, feats: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)`` from ``(B, critic_obs_size or obs_size)`` inputs
         (``feats``: their :meth:`features_of`, if already computed)."""

@@ -99,8 +99,7 @@ class TrainingState:
         self.pool_nets = [self._net(sd) for sd in self.pool]
 
     def _net(self, state_dict: dict) -> ActorCritic:
-        like = self.model
-        net = ActorCritic(like.obs_size, like.hidden_sizes, like.critic_obs_size, like.card_features)
+        net = ActorCritic(*self.model.shape)
         net.load_state_dict(state_dict)
         net.eval()
         return net
