@@ -42,7 +42,8 @@ Why it looks the way it does:
   declined (fewer tricks can be worth more), so they bound only the
   leader's side's result, from its own side.
 - **Transposition table with partition search** (as in the bridge solver
-  DDS): an entry stores, besides bounds and the best lead, only the cards
+  DDS; buckets by aggregate, with overflow buckets by top-card holders,
+  :func:`table_store`): an entry stores, besides bounds and the best lead, only the cards
   whose ranks decided the result (the *relevant* cards: winners of tricks in
   which another card of their suit fell, and the cards behind quick-trick
   cuts). It matches every position with the same suit lengths in every hand,
@@ -84,8 +85,10 @@ benchmark's positions): settling windows that only ask "does the Nil stand"
 by a separate +1/-1 game with its own table entries (that game alone took
 as many nodes as the whole solve: the proof is the hard part, not the
 trick counts); second-hand-low and protect-the-Nil follow rules (more
-nodes); 128 table ways (10% fewer nodes, no faster). ``max_nodes`` bounds
-the cost.
+nodes); 128 table ways without the overflow levels (10% fewer nodes, no
+faster); the bound a Nil the defenders on lead can set at once gives, a
+partner's winners among the quick tricks (no fewer nodes: see
+docs/results/search/solver_tried.md). ``max_nodes`` bounds the cost.
 
 Layout shared with :mod:`spades_env.solver.api`: cards are ids 0..51
 (``suit * 13 + rank``, spades = 3); seats 2 and 3 are empty in the
@@ -106,7 +109,8 @@ K_RANGE = MAX_TRICKS + 2  # bounds[.., ci, k] for k = 0..13, then the overall bo
 OVERALL = MAX_TRICKS + 1
 SUIT_BITS = (1 << 13) - 1
 SPADE_BITS = SUIT_BITS << 39
-TT_WAYS = 64  # entries of one aggregate (suit lengths, leader, ...) share a bucket: 64 ways halve the nodes of 16
+TT_WAYS = 128  # entries of one aggregate (suit lengths, leader, ...) share a bucket (see table_store): 64 ways
+# halved the nodes of 16; with the levels, 128 solve one more 13-trick position than 64 within 5M nodes
 MAX_PLY = 53
 CLASS_TRICKS = 10  # past_classes compares endings from this many tricks left; fewer: the tricks per side
 
@@ -127,6 +131,7 @@ KEY_SIZE = 5
 # Owner codes left-aligned: a suit's live cards high to low, two bits each, from bit 25 of its 32-bit half of a word
 # (suits 0-1 in one word, 2-3 in the other), so that "the top k cards sit in the same hands" is one mask and compare.
 ALIGNED = 2 * MAX_TRICKS
+LEVELS = 3  # the table's bucket levels (see table_store)
 # A table entry: ``tt_w[e]`` = lengths, state, the aligned owner codes of the fixed top cards (suits 0-1, 2-3), and
 # their masks; ``tt_i[e]`` = stamp, move, work (the nodes its search took, capped: the entry that saved the least work
 # is replaced first).
@@ -540,8 +545,15 @@ def boundary_key(st, classes, kk, ply):
 
 
 @njit(cache=True, _nrt=False)
-def table_slot(kk, ply, size) -> int:
+def table_slot(kk, ply, size, level) -> int:
+    """The first entry of the position's bucket of ``level``: its aggregate's (suit lengths, leader, ...) and
+    the holders of the top ``level`` cards of each suit (see :func:`table_store`)."""
     h = np.uint64(kk[ply, K_LENGTHS]) * _M0 ^ np.uint64(kk[ply, K_STATE]) * _M1
+    if level:
+        tops = ((1 << (2 * level)) - 1) << (ALIGNED - 2 * level)
+        tops |= tops << 32
+        h ^= (np.uint64(kk[ply, K_ALIGNED] & tops) * _M1 ^ np.uint64(kk[ply, K_ALIGNED + 1] & tops)) * _M0 + _M1
+        h ^= h >> np.uint64(31)
     h ^= h >> np.uint64(29)
     return int(h & np.uint64(size - 1)) & ~(TT_WAYS - 1)
 
@@ -626,28 +638,29 @@ def scan_bucket(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     reads about 13 entries of its own aggregate on the benchmark's 10-trick
     positions, and reading on past a cut-off took 3-7% of the time.
     """
-    base = table_slot(kk, ply, tt_w.shape[0])
     low, high, low_e, high_e, move = -INF, INF, -1, -1, -1
     lengths, state, code01, code23 = kk[ply, K_LENGTHS], kk[ply, K_STATE], kk[ply, K_ALIGNED], kk[ply, K_ALIGNED + 1]
     # a bound beyond these settles the node (entries hold values less the offset of the tricks taken)
     cut_low, cut_high = fr[ply, BETA] - kk[ply, K_OFFSET], fr[ply, ALPHA] - kk[ply, K_OFFSET]
     if st[BY_TRICKS]:  # the same in side 0's tricks from here (what the entries hold)
         cut_low, cut_high = trick_cuts(st, bounds, fr[ply, ALPHA], fr[ply, BETA])
-    for e in range(base, base + TT_WAYS):
-        if tt_i[e, STAMP] != stamp:
-            break  # the rest of the bucket is of other solves (see table_store)
-        if (tt_w[e, W_LENGTHS] != lengths or tt_w[e, W_STATE] != state
-                or (code01 & tt_w[e, W_MASK]) != tt_w[e, W_PATTERN]
-                or (code23 & tt_w[e, W_MASK + 1]) != tt_w[e, W_PATTERN + 1]):
-            continue
-        if tt_v[e, 0] > low:
-            low, low_e = tt_v[e, 0], e
-        if tt_v[e, 1] < high:
-            high, high_e = tt_v[e, 1], e
-        if tt_i[e, MOVE] >= 0:
-            move = tt_i[e, MOVE]
-        if low >= cut_low or high <= cut_high:
-            break
+    for level in range(LEVELS):
+        base = table_slot(kk, ply, tt_w.shape[0], level)
+        for e in range(base, base + TT_WAYS):
+            if tt_i[e, STAMP] != stamp:  # the rest of the bucket is of other solves, and the bucket had room
+                return low, high, low_e, high_e, move  # for every entry on this path (see table_store)
+            if (tt_w[e, W_LENGTHS] != lengths or tt_w[e, W_STATE] != state
+                    or (code01 & tt_w[e, W_MASK]) != tt_w[e, W_PATTERN]
+                    or (code23 & tt_w[e, W_MASK + 1]) != tt_w[e, W_PATTERN + 1]):
+                continue
+            if tt_v[e, 0] > low:
+                low, low_e = tt_v[e, 0], e
+            if tt_v[e, 1] < high:
+                high, high_e = tt_v[e, 1], e
+            if tt_i[e, MOVE] >= 0:
+                move = tt_i[e, MOVE]
+            if low >= cut_low or high <= cut_high:
+                return low, high, low_e, high_e, move
     return low, high, low_e, high_e, move
 
 
@@ -679,6 +692,20 @@ def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
         fr[ply, BETA] = high
         fr[ply, REL_TT] |= pattern_cards(st, tt_w, high_e)
     return False, 0, 0, absolute_move(live_cards(st), move)
+
+
+@njit(cache=True, _nrt=False)
+def pattern_level(st, m0, m1) -> int:
+    """The highest bucket level (below ``LEVELS``) whose top cards the pattern masks ``m0``, ``m1`` fix in every
+    suit (all of a suit's cards where it has fewer)."""
+    live = live_cards(st)
+    level = LEVELS - 1
+    for suit in range(4):
+        count = popcount(live & (SUIT_BITS << (13 * suit)))
+        fixed = popcount(((m0 if suit < 2 else m1) >> (32 * (suit % 2))) & 0xFFFFFFFF) >> 1
+        if fixed < count:
+            level = min(level, fixed)
+    return level
 
 
 @njit(cache=True, _nrt=False)
@@ -726,32 +753,42 @@ def trick_range(st, bounds, low, high):
 def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant, work, bounds):
     """Record bounds ``[low, high]`` and the best lead for every position sharing the relevant cards.
 
-    ``work`` is the nodes the result took. A full bucket gives up the entry that took the least: the
-    entries of one aggregate share a bucket, so a policy by depth (all alike there) would churn one slot.
-    A new entry takes the bucket's first one of another solve, so a solve's entries are a prefix of the
-    bucket and a scan stops at the first stale one.
+    ``work`` is the nodes the result took. A new entry takes the bucket's first one of another solve, so a
+    solve's entries are a prefix of the bucket and a scan stops at the first stale one. The entries of one
+    aggregate share a bucket (level 0); when it is full, an entry whose pattern fixes the top card of every
+    suit goes on to the bucket of its aggregate *and* those cards' holders (level 1), and one that fixes the
+    top two to level 2 when that is full too: every position it can match reaches those buckets, and a probe
+    reads on to the next level only past a full bucket. The buckets of one aggregate alone overflowed on
+    the benchmark's 13-trick positions (a table four times larger left the nodes as they were, 512 ways
+    solved 4 more of the 30 within 5M nodes). A full last bucket gives up the entry that took the least
+    work (a policy by depth, all alike within an aggregate, would churn one slot).
     """
     if st[BY_TRICKS]:
         low, high = trick_range(st, bounds, low, high)
     else:
         low, high = shifted(low, high, -kk[ply, K_OFFSET])
     p0, p1, m0, m1 = store_pattern(st, kk, ply, relevant)
-    base = table_slot(kk, ply, tt_w.shape[0])
-    slot = base
-    for e in range(base, base + TT_WAYS):
-        if tt_i[e, STAMP] != stamp:
-            slot = e
+    slot = -1
+    top = pattern_level(st, m0, m1)
+    for level in range(top + 1):  # the first bucket with room (or this entry) on the entry's path
+        base = table_slot(kk, ply, tt_w.shape[0], level)
+        slot, placed = base, False
+        for e in range(base, base + TT_WAYS):
+            if tt_i[e, STAMP] != stamp:
+                slot, placed = e, True
+                break
+            if (tt_w[e, W_LENGTHS] == kk[ply, K_LENGTHS] and tt_w[e, W_STATE] == kk[ply, K_STATE]
+                    and tt_w[e, W_PATTERN] == p0 and tt_w[e, W_PATTERN + 1] == p1
+                    and tt_w[e, W_MASK] == m0 and tt_w[e, W_MASK + 1] == m1):
+                low, high = max(low, tt_v[e, 0]), min(high, tt_v[e, 1])
+                move = move if move >= 0 else tt_i[e, MOVE]
+                work += tt_i[e, WORK]
+                slot, placed = e, True
+                break
+            if tt_i[e, WORK] < tt_i[slot, WORK]:
+                slot = e
+        if placed:
             break
-        if (tt_w[e, W_LENGTHS] == kk[ply, K_LENGTHS] and tt_w[e, W_STATE] == kk[ply, K_STATE]
-                and tt_w[e, W_PATTERN] == p0 and tt_w[e, W_PATTERN + 1] == p1
-                and tt_w[e, W_MASK] == m0 and tt_w[e, W_MASK + 1] == m1):
-            low, high = max(low, tt_v[e, 0]), min(high, tt_v[e, 1])
-            move = move if move >= 0 else tt_i[e, MOVE]
-            work += tt_i[e, WORK]
-            slot = e
-            break
-        if tt_i[e, WORK] < tt_i[slot, WORK]:
-            slot = e
     tt_w[slot, W_LENGTHS], tt_w[slot, W_STATE] = kk[ply, K_LENGTHS], kk[ply, K_STATE]
     tt_w[slot, W_PATTERN], tt_w[slot, W_PATTERN + 1] = p0, p1
     tt_w[slot, W_MASK], tt_w[slot, W_MASK + 1] = m0, m1
