@@ -109,6 +109,21 @@ def test_nil_stakes_match_minimax():
         + check_against_minimax(rng, 2, hands=100, most=4, nil_only=True) == 800
 
 
+def test_a_nil_bidder_may_take_a_trick_on_purpose():
+    """A Nil bidder that cannot be made to take a trick may still take one: here leading its lone heart sets the
+    opponents' contract of 12 (a 240-point swing against the Nil's 200). The Nil side's bound from the Nil's
+    outcomes alone must not cap its value."""
+    def card(name: str) -> int:
+        return 1 << (13 * "CDHS".index(name[1]) + "23456789TJQKA".index(name[0]))
+    hands = (card("3H") | card("2C"), card("KC") | card("KD"), card("4C") | card("2D"), card("QC") | card("QD"))
+    pos = Position(4, hands, (), 0, True, (0, 5, 1, 5), (0, 6, 1, 6), (False,) * 4, (0, 0))
+    value, moves = reference_solve(pos)
+    assert (value, moves[card("3H").bit_length() - 1]) == (31, 31)
+    for every_move, one_best in ((True, False), (False, False), (False, True)):
+        sol = solve_position(pos, every_move=every_move, one_best=one_best)
+        assert sol.value == value and sol.best_moves == [card("3H").bit_length() - 1]
+
+
 def test_past_classes_match_minimax():
     """Table entries keyed on classes of the tricks taken (used from ``kernel.CLASS_TRICKS`` tricks left, where
     minimax is out of reach) hold the exact values on short endings too: the class path forced on."""

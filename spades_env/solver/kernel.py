@@ -448,10 +448,13 @@ def nil_safe(st, seat) -> bool:
 def nil_cut_table(st, nil_bid, didx):
     """Where a standing Nil's fate is already sealed, the bounds table that only holds those outcomes.
 
-    Returns (bounds row, tricks of side 0 the row leaves out, tricks its ``k`` counts, relevant cards):
-    a Nil bidder holding the top spade will take the trick it falls in (the row of the split one trick
-    later, that trick counted); one that :func:`nil_safe` says cannot take a trick restricts the outcomes
-    to those where it takes none.
+    Returns (bounds row, tricks of side 0 the row leaves out, tricks its ``k`` counts, relevant cards, the
+    side whose bound alone it gives or -1 for both): a Nil bidder holding the top spade will take the trick
+    it falls in (the row of the split one trick later, that trick counted: both sides' bounds); one that
+    :func:`nil_safe` says cannot be made to take a trick restricts the outcomes to those where it takes
+    none, but only for its own side's bound: its side *can* keep it from tricks, and may prefer not to (a
+    trick of the Nil bidder can set a contract of 11 or more), so the other side's bound is over every
+    outcome. Not while the Nil bidder is on lead: its side's quick tricks would be its own.
     """
     n = st[PLAYERS]
     for seat in range(n):
@@ -463,14 +466,14 @@ def nil_cut_table(st, nil_bid, didx):
             st[TAKEN + seat] += 1
             ci = didx[st[TAKEN], st[TAKEN + 1], st[TAKEN + 2], st[TAKEN + 3]]
             st[TAKEN + seat] -= 1
-            return ci, 1 - seat % 2, st[LEFT] // n - 1, 1 << top
-        if nil_safe(st, seat):
+            return ci, 1 - seat % 2, st[LEFT] // n - 1, 1 << top, -1
+        if st[LEADER] != seat and nil_safe(st, seat):
             rel = 0
             for suit in range(3):
                 if st[HAND + seat] & (SUIT_BITS << (13 * suit)):
                     rel |= live_cards(st) & (SUIT_BITS << (13 * suit))
-            return (1 + seat) * COMPACT + st[CI], 0, st[LEFT] // n, rel
-    return st[CI], 0, st[LEFT] // n, 0
+            return (1 + seat) * COMPACT + st[CI], 0, st[LEFT] // n, rel, seat % 2
+    return st[CI], 0, st[LEFT] // n, 0, -1
 
 
 @njit(cache=True, _nrt=False)
@@ -480,8 +483,10 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
     The sure trump tricks must fall to their side: they bound the value both
     ways. The quick tricks the leader's side *can* take but may decline (a
     Nil, or bags, can make fewer tricks better), so they bound only that
-    side's result: from below for side 0, from above for side 1. Returns
-    (done, value, relevant cards).
+    side's result: from below for side 0, from above for side 1. A sealed
+    Nil's row (:func:`nil_cut_table`) gives side 0's lower bound (``lo``)
+    and upper bound (``hi``), or only its own side's. Returns (done, value,
+    relevant cards).
     """
     tricks = st[LEFT] // st[PLAYERS]
     low_k, high_k = 0, tricks  # side 0's tricks from here on
@@ -490,27 +495,31 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
         low_k = sure
     elif side == 1:
         high_k = tricks - sure
-    ci, shift, span, rel = nil_cut_table(st, nil_bid, didx)
+    ci, shift, span, rel, only = nil_cut_table(st, nil_bid, didx)
     rel |= trumps
-    low_from, low_to = max(low_k - shift, 0), min(high_k - shift, span)
-    if low_from > low_to:
+    ci_lo, shift_lo, span_lo = (ci, shift, span) if only != 1 else (st[CI], 0, tricks)
+    ci_hi, shift_hi, span_hi = (ci, shift, span) if only != 0 else (st[CI], 0, tricks)
+    lo_from, lo_to = max(low_k - shift_lo, 0), min(high_k - shift_lo, span_lo)
+    hi_from, hi_to = max(low_k - shift_hi, 0), min(high_k - shift_hi, span_hi)
+    if lo_from > lo_to or hi_from > hi_to:
         return False, 0, 0  # (cannot happen: every bound holds at once)
-    low, high = range_bounds(bounds, ci, low_from, low_to)
+    low, _ = range_bounds(bounds, ci_lo, lo_from, lo_to)
+    _, high = range_bounds(bounds, ci_hi, hi_from, hi_to)
     if low >= fr[ply, BETA]:
         return True, low, rel
     if high <= fr[ply, ALPHA]:
         return True, high, rel
     seat = st[LEADER]
     mine = seat & 1 == 0
-    if (bounds[0, ci, low_to] < fr[ply, BETA]) if mine else (bounds[1, ci, low_from] > fr[ply, ALPHA]):
+    if (bounds[0, ci_lo, lo_to] < fr[ply, BETA]) if mine else (bounds[1, ci_hi, hi_from] > fr[ply, ALPHA]):
         return False, 0, 0  # not even every trick (or none) for the leader's side would settle it
     quick, used = quick_tricks(st, seat)
     if mine:
-        low, _ = range_bounds(bounds, ci, min(max(low_from, quick - shift), low_to), low_to)
+        low, _ = range_bounds(bounds, ci_lo, min(max(lo_from, quick - shift_lo), lo_to), lo_to)
         if low >= fr[ply, BETA]:
             return True, low, rel | used
     else:
-        _, high = range_bounds(bounds, ci, low_from, max(min(low_to, tricks - quick - shift), low_from))
+        _, high = range_bounds(bounds, ci_hi, hi_from, max(min(hi_to, tricks - quick - shift_hi), hi_from))
         if high <= fr[ply, ALPHA]:
             return True, high, rel | used
     return False, 0, 0
