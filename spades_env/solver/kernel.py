@@ -480,16 +480,44 @@ def nil_cut_table(st, nil_bid, didx):
 
 
 @njit(cache=True, _nrt=False)
+def count_cut(st, fr, ply, bounds, low_k, high_k, rows, quick):
+    """Cut by side 0's tricks from here lying in ``[low_k, high_k]`` (and, when ``quick`` > 0, the leader's side
+    taking at least ``quick``), each bound read from its row of ``rows`` = (row, shift, span) for side 0's lower
+    bound, then for its upper bound (see :func:`nil_cut_table`). Returns (done, value, whether the quick tricks
+    were needed)."""
+    tricks = st[LEFT] // st[PLAYERS]
+    ci_lo, shift_lo, span_lo, ci_hi, shift_hi, span_hi = rows
+    lo_from, lo_to = max(low_k - shift_lo, 0), min(high_k - shift_lo, span_lo)
+    hi_from, hi_to = max(low_k - shift_hi, 0), min(high_k - shift_hi, span_hi)
+    if lo_from > lo_to or hi_from > hi_to:
+        return False, 0, False  # (cannot happen: every bound holds at once)
+    low, _ = range_bounds(bounds, ci_lo, lo_from, lo_to)
+    _, high = range_bounds(bounds, ci_hi, hi_from, hi_to)
+    if low >= fr[ply, BETA]:
+        return True, low, False
+    if high <= fr[ply, ALPHA]:
+        return True, high, False
+    if quick <= 0:
+        return False, 0, False
+    if st[LEADER] & 1 == 0:
+        low, _ = range_bounds(bounds, ci_lo, min(max(lo_from, quick - shift_lo), lo_to), lo_to)
+        return low >= fr[ply, BETA], low, True
+    _, high = range_bounds(bounds, ci_hi, hi_from, max(min(hi_to, tricks - quick - shift_hi), hi_from))
+    return high <= fr[ply, ALPHA], high, True
+
+
+@njit(cache=True, _nrt=False)
 def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
     """Cut a trick-boundary node by the sure trump tricks and the leader's quick tricks.
 
     The sure trump tricks must fall to their side: they bound the value both
     ways. The quick tricks the leader's side *can* take but may decline (a
     Nil, or bags, can make fewer tricks better), so they bound only that
-    side's result: from below for side 0, from above for side 1. A sealed
-    Nil's row (:func:`nil_cut_table`) gives side 0's lower bound (``lo``)
-    and upper bound (``hi``), or only its own side's. Returns (done, value,
-    relevant cards).
+    side's result: from below for side 0, from above for side 1. Each is
+    tried over every outcome first, then over a sealed Nil's outcomes
+    (:func:`nil_cut_table`), whose cards then become relevant: the Nil's
+    rule fixes whole suits, and a cut that needs none generalises further
+    (6% fewer nodes at 10 tricks). Returns (done, value, relevant cards).
     """
     tricks = st[LEFT] // st[PLAYERS]
     low_k, high_k = 0, tricks  # side 0's tricks from here on
@@ -498,33 +526,33 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
         low_k = sure
     elif side == 1:
         high_k = tricks - sure
-    ci, shift, span, rel, only = nil_cut_table(st, nil_bid, didx)
-    rel |= trumps
-    ci_lo, shift_lo, span_lo = (ci, shift, span) if only != 1 else (st[CI], 0, tricks)
-    ci_hi, shift_hi, span_hi = (ci, shift, span) if only != 0 else (st[CI], 0, tricks)
-    lo_from, lo_to = max(low_k - shift_lo, 0), min(high_k - shift_lo, span_lo)
-    hi_from, hi_to = max(low_k - shift_hi, 0), min(high_k - shift_hi, span_hi)
-    if lo_from > lo_to or hi_from > hi_to:
-        return False, 0, 0  # (cannot happen: every bound holds at once)
-    low, _ = range_bounds(bounds, ci_lo, lo_from, lo_to)
-    _, high = range_bounds(bounds, ci_hi, hi_from, hi_to)
-    if low >= fr[ply, BETA]:
-        return True, low, rel
-    if high <= fr[ply, ALPHA]:
-        return True, high, rel
     seat = st[LEADER]
     mine = seat & 1 == 0
-    if (bounds[0, ci_lo, lo_to] < fr[ply, BETA]) if mine else (bounds[1, ci_hi, hi_from] > fr[ply, ALPHA]):
+    every = (st[CI], 0, tricks, st[CI], 0, tricks)
+    done, value, _ = count_cut(st, fr, ply, bounds, low_k, high_k, every, 0)
+    if done:
+        return True, value, trumps
+    ci, shift, span, rel, only = nil_cut_table(st, nil_bid, didx)
+    sealed = (ci, shift, span) if only != 1 else (st[CI], 0, tricks)
+    sealed = sealed + ((ci, shift, span) if only != 0 else (st[CI], 0, tricks))
+    if rel:
+        done, value, _ = count_cut(st, fr, ply, bounds, low_k, high_k, sealed, 0)
+        if done:
+            return True, value, trumps | rel
+    rows = sealed if rel else every
+    if (bounds[0, rows[0], min(high_k - rows[1], rows[2])] < fr[ply, BETA]) if mine else \
+            (bounds[1, rows[3], max(low_k - rows[4], 0)] > fr[ply, ALPHA]):
         return False, 0, 0  # not even every trick (or none) for the leader's side would settle it
     quick, used = quick_tricks(st, seat)
-    if mine:
-        low, _ = range_bounds(bounds, ci_lo, min(max(lo_from, quick - shift_lo), lo_to), lo_to)
-        if low >= fr[ply, BETA]:
-            return True, low, rel | used
-    else:
-        _, high = range_bounds(bounds, ci_hi, hi_from, max(min(hi_to, tricks - quick - shift_hi), hi_from))
-        if high <= fr[ply, ALPHA]:
-            return True, high, rel | used
+    if quick <= 0:
+        return False, 0, 0
+    done, value, _ = count_cut(st, fr, ply, bounds, low_k, high_k, every, quick)
+    if done:
+        return True, value, trumps | used
+    if rel:
+        done, value, _ = count_cut(st, fr, ply, bounds, low_k, high_k, sealed, quick)
+        if done:
+            return True, value, trumps | used | rel
     return False, 0, 0
 
 
