@@ -568,9 +568,9 @@ def boundary_key(st, classes, kk, ply):
     for suit in range(4):
         for seat in range(4):
             lengths |= popcount(st[HAND + seat] & (SUIT_BITS << (13 * suit))) << (4 * (4 * suit + seat))
-    past, offset = classes[st[CI], 0], classes[st[CI], 1]
-    if st[BY_TRICKS]:  # entries hold trick bounds: good for any tricks taken so far
-        past, offset = 0, 0
+    past, offset = 0, 0  # with BY_TRICKS entries hold trick bounds: good for any tricks taken so far
+    if not st[BY_TRICKS]:
+        past, offset = classes[st[CI], 0], classes[st[CI], 1]
     kk[ply, K_LENGTHS] = lengths
     kk[ply, K_STATE] = past | st[LEADER] << 16 | st[BROKEN] << 18
     kk[ply, K_OFFSET] = offset
@@ -1349,7 +1349,7 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
     st[NODE_LIMIT] = node_limit
     st[BY_TRICKS] = merge[0] & merge[1]
     fill_bounds(tables, (st[LEFT] + nt) // n, n, didx, bounds, nil_bid)
-    classes = np.zeros((COMPACT, 2), np.int64)  # (unused with BY_TRICKS)
+    classes = np.empty((1, 2), np.int64)  # (unread with BY_TRICKS)
     if not st[BY_TRICKS]:
         classes = past_classes(tables, (st[LEFT] + nt) // n, n, didx, nil_bid, merge, class_tricks)
     fr, mv, kk, scores = workspace()
