@@ -546,6 +546,10 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
     quick, used = quick_tricks(st, seat)
     if quick <= 0:
         return False, 0, 0
+    if low_k > 0 or high_k < tricks:  # the quick tricks alone, and then with the sure trump tricks
+        done, value, _ = count_cut(st, fr, ply, bounds, 0, tricks, every, quick)
+        if done:
+            return True, value, used
     done, value, _ = count_cut(st, fr, ply, bounds, low_k, high_k, every, quick)
     if done:
         return True, value, trumps | used
