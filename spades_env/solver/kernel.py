@@ -536,6 +536,10 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
     sealed = (ci, shift, span) if only != 1 else (st[CI], 0, tricks)
     sealed = sealed + ((ci, shift, span) if only != 0 else (st[CI], 0, tricks))
     if rel:
+        if low_k > 0 or high_k < tricks:
+            done, value, _ = count_cut(st, fr, ply, bounds, 0, tricks, sealed, 0)
+            if done:
+                return True, value, rel
         done, value, _ = count_cut(st, fr, ply, bounds, low_k, high_k, sealed, 0)
         if done:
             return True, value, trumps | rel
