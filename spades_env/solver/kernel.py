@@ -513,11 +513,14 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
     The sure trump tricks must fall to their side: they bound the value both
     ways. The quick tricks the leader's side *can* take but may decline (a
     Nil, or bags, can make fewer tricks better), so they bound only that
-    side's result: from below for side 0, from above for side 1. Each is
-    tried over every outcome first, then over a sealed Nil's outcomes
-    (:func:`nil_cut_table`), whose cards then become relevant: the Nil's
-    rule fixes whole suits, and a cut that needs none generalises further
-    (6% fewer nodes at 10 tricks). Returns (done, value, relevant cards).
+    side's result: from below for side 0, from above for side 1. The cards
+    a cut rests on become relevant, and one that rests on fewer generalises
+    further in the table, so each bound is tried on the fewest facts first:
+    the sure trumps over every outcome; a sealed Nil's outcomes
+    (:func:`nil_cut_table`, whose rule fixes whole suits) without, then with
+    the sure trumps; the quick tricks the same way, then over the sealed
+    Nil's outcomes (at 10 tricks 10% fewer nodes than the rule's outcomes and
+    the sure trumps always together). Returns (done, value, relevant cards).
     """
     tricks = st[LEFT] // st[PLAYERS]
     low_k, high_k = 0, tricks  # side 0's tricks from here on
