@@ -41,14 +41,15 @@ Why it looks the way it does:
   keep it from tricks, a bound of that side's result only, since a trick
   of the Nil bidder's may set a contract worth more than the Nil) or the
   *quick tricks* of the leader (top cards cashable without a ruff) confine
-  the outcomes enough. Quick tricks can be
-  declined (fewer tricks can be worth more), so they bound only the
-  leader's side's result, from its own side.
+  the outcomes enough. Quick tricks can be declined (fewer tricks can be
+  worth more), so they bound only the leader's side's result, from its own
+  side. Each cut is tried on the fewest facts first, as the cards it rests
+  on become relevant (:func:`trick_count_cut`).
 - **Transposition table with partition search** (as in the bridge solver
   DDS; buckets by aggregate, with overflow buckets by top-card holders,
   :func:`table_store`): an entry stores, besides bounds and the best lead, only the cards
   whose ranks decided the result (the *relevant* cards: winners of tricks in
-  which another card of their suit fell, and the cards behind quick-trick
+  which another card of their suit fell, and the cards behind trick-count
   cuts). It matches every position with the same suit lengths in every hand,
   the same leader, spades broken and trick counts, whose top cards of each
   suit down to the lowest relevant one sit in the same hands: small cards
