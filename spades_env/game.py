@@ -642,6 +642,11 @@ class SpadesGame:
             self._start_hand((self.dealer + 1) % self.num_players, next_deal)
 
     @property
+    def started(self) -> bool:
+        """Whether :meth:`reset` has started a game (before it, every field holds an empty hand)."""
+        return self._rng is not None
+
+    @property
     def game_over(self) -> bool:
         return self.phase is _GAME_OVER
 

@@ -270,7 +270,7 @@ class TableRenderer:
         seen it) and the two-player offered card only when it is offered to that seat.
         """
         frame = self.table.copy()
-        if getattr(game, "hands", None) is None:  # not reset yet: an empty table
+        if not game.started:  # an empty table
             return frame
         self._header(frame, game)
         for p in range(game.num_players):
