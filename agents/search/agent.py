@@ -153,7 +153,7 @@ class SearchAgent(BaseAgent):
                                      "rows": self.timing_table()}) + "\n")
 
 
-# What search-v2 adds to search-v1 (docs/search.md#search-v2-nil_tricks-and-nil_risk): against and beside a Nil,
+# What search-v2 adds to search-v1 (docs/search.md#search-v2-nil_risk-and-bid_sigma): against and beside a Nil,
 # card play searches the Nils' stakes from the first trick, on worlds in which a Nil bidder holds a Nil hand.
 V2_SETTINGS = {"nil_tricks": 13, "nil_risk": 1.05}
 
