@@ -152,7 +152,6 @@ class SpadesGame:
         self._partner = self.variant.partner
         self.phase = _GAME_OVER
         self.current_player = 0
-        self._legal = None
         self.hand_records = []
         self.rng = None
         self.scores, self.bags = [0, 0], [0, 0]
@@ -385,7 +384,7 @@ class SpadesGame:
         """One Blind Nil replacement decision: put ``action`` back and draw ``drawn`` (None: at random), or stop."""
         if action != A.DONE:
             if drawn is None:
-                pool = cards_of(self.discard_pile & ~self.returned)
+                pool = cards_of(self._drawable())
                 drawn = pool[int(self.rng.integers(len(pool)))]
             bit, drawn_bit = 1 << action, 1 << drawn
             self.hands[player] = self.hands[player] ^ bit | drawn_bit
@@ -509,8 +508,12 @@ class SpadesGame:
         ``chance_outcomes``); empty in every other phase. A deal is uniform over the shuffles of the deck."""
         if self.phase is not _REPLACE:
             return []
-        pool = cards_of(self.discard_pile & ~self.returned)
+        pool = cards_of(self._drawable())
         return [(card, 1 / len(pool)) for card in pool]
+
+    def _drawable(self) -> int:
+        """The cards a replacement may draw: the discard pile less the cards put back (never drawn again)."""
+        return self.discard_pile & ~self.returned
 
     def _check_outcome(self, action: int, outcome):
         """The chance outcome given to :meth:`apply`, checked and in the engine's form."""
@@ -520,7 +523,7 @@ class SpadesGame:
                 card = to_card(outcome)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"a replacement draw is one card (an id 0..51 or text like 'AS'): {exc}") from None
-            if not (self.discard_pile & ~self.returned) >> card & 1:
+            if not self._drawable() >> card & 1:
                 raise ValueError(f"replacement draw {card_to_str(card)} is not in the discard pile; it may draw "
                                  f"{', '.join(card_to_str(c) for c, _ in self.chance_outcomes())}")
             return card

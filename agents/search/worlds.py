@@ -37,9 +37,8 @@ import numpy as np
 
 from spades_env import actions as A
 from spades_env.cards import FULL_DECK, NUM_CARDS, SPADES, SUIT_MASKS, cards_of, mask_of
-from spades_env.determinize import resample
 from spades_env.game import Phase, SpadesGame
-from spades_env.view import PlayerView
+from spades_env.view import InformationState, PlayerView
 
 from ..heuristic.bidding import estimate_tricks, keep_offered, nil_risk
 from ..heuristic.params import V2
@@ -63,19 +62,9 @@ def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[S
         for _ in range(count):
             yield unseen_world(view, rng)
         return
-    public = view.infostate if view.infostate is not None else _Rebuilt(game_from_view(view), view.seat)
+    state = view.infostate if view.infostate is not None else InformationState(game_from_view(view), view.seat)
     for _ in range(count):
-        yield public.resample(rng)
-
-
-class _Rebuilt:
-    """A view's information state without a game bound to it: resampled from the rebuilt game."""
-
-    def __init__(self, game: SpadesGame, seat: int) -> None:
-        self.game, self.seat = game, seat
-
-    def resample(self, rng: np.random.Generator) -> SpadesGame:
-        return resample(self.game, self.seat, rng)
+        yield state.resample(rng)
 
 
 def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_risk: float | None = None,
