@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -98,17 +98,23 @@ Where = int | str  # a seat, PILE or STOCK
 # ============================================================ public API
 
 
-def resample(game: SpadesGame, seat: int, rng: np.random.Generator | int | None = None) -> SpadesGame:
+def resample(game: SpadesGame, seat: int, rng: np.random.Generator | int | None = None,
+             hands: Mapping[int, int] | None = None) -> SpadesGame:
     """A complete game state identical to ``game`` in everything ``seat`` knows, the hidden cards
     dealt at random among the consistent deals (see the module docstring). ``game`` is unchanged.
-    A rule option the resampler does not honour is refused (:func:`spades_env.rules.check_engine`)."""
+    A rule option the resampler does not honour is refused (:func:`spades_env.rules.check_engine`).
+
+    ``hands`` ({seat: mask of the cards it holds now}) fixes those hands instead of drawing them, for
+    an opponent model that draws them its own way; the other hidden cards are drawn given them. A hand
+    that does not fit what ``seat`` knows raises :class:`NoConsistentDeal`. Not after a two-player
+    opponent's Blind Nil replacements (where my discards may lie is then weighted, not counted)."""
     check_engine(game.config, "resampler")
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     new = game.clone()
     if game.variant.drawn:
-        _resample_two(game, new, seat, rng)
+        _resample_two(game, new, seat, rng, hands or {})
     else:
-        _resample_four(game, new, seat, rng)
+        _resample_four(game, new, seat, rng, hands or {})
     new.rng = np.random.default_rng(int(rng.integers(2**63)))  # the future is hidden too
     return new
 
@@ -174,6 +180,26 @@ class HiddenDeal:
             return _Problem.of(self.unknown, self.layouts[0][1]).sample(rng)
         problems, weights = self._weighted()
         return problems[_choose(rng, _as_integers(weights))].sample(rng)
+
+    def sample_given(self, hands: Mapping[Where, int], rng: np.random.Generator) -> dict[Where, int]:
+        """As :meth:`sample`, with these places' hidden cards given (they must fit the places)."""
+        if not hands:
+            return self.sample(rng)
+        if len(self.layouts) != 1:
+            raise ValueError("hands cannot be given after the opponent's Blind Nil replacements")
+        slots, given = self.layouts[0][1], 0
+        missing = set(hands) - {slot.where for slot in slots}
+        if missing:
+            raise ValueError(f"no hidden cards to give at {sorted(map(str, missing))}")
+        for slot in slots:
+            cards = hands.get(slot.where, 0)
+            fits = cards.bit_count() == slot.size and not cards & (given | ~(self.unknown & slot.allowed))
+            if slot.where in hands and not fits:
+                raise NoConsistentDeal(f"the {cards.bit_count()} cards given to {slot.where} do not fit the "
+                                       f"{slot.size} hidden cards it holds")
+            given |= cards
+        rest = tuple(Slot(s.where, 0, s.allowed) if s.where in hands else s for s in slots)
+        return {**_Problem.of(self.unknown & ~given, rest).sample(rng), **hands}
 
     def _weighted(self) -> tuple[list[_Problem], list[Fraction]]:
         """Each layout's problem and weight: its weight per deal times its consistent deals. A layout may
@@ -503,9 +529,12 @@ def _four_player_hand_sizes(game: SpadesGame) -> list[int]:
     return size
 
 
-def _resample_four(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.Generator) -> None:
+def _resample_four(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.Generator,
+                   hands: Mapping[int, int]) -> None:
     deal, known = _four_player_deal(game, seat)
-    dealt = deal.sample(rng)
+    if any(known[p] & ~hand for p, hand in hands.items()):
+        raise NoConsistentDeal("a hand given lacks a card the seat knows it holds")
+    dealt = deal.sample_given({p: hand & ~known[p] for p, hand in hands.items()}, rng)
     new.hands = [known[p] | dealt.get(p, 0) for p in range(4)]
     # Undo the Blind Nil exchange from the last pass back, to find the dealt hands; a pass the seat
     # did not see gets a card the receiver holds at that point (any such card explains the deal).
@@ -598,10 +627,11 @@ def _draw_back_odds(replacements: int, seen: int) -> tuple[Fraction, ...]:
     return tuple(p / (math.comb(seen, j) * math.comb(unseen, hand - j)) for j, p in enumerate(by_count))
 
 
-def _resample_two(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.Generator) -> None:
+def _resample_two(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.Generator,
+                  hands: Mapping[int, int]) -> None:
     opp = 1 - seat
     deal, taken = _two_player_deal(game, seat)
-    dealt = deal.sample(rng)
+    dealt = deal.sample_given(hands, rng)
     if not game.looked[seat]:
         new.hands[seat] = dealt.get(seat, 0)
     new.hands[opp] = dealt.get(opp, 0)

@@ -9,6 +9,7 @@ the game, to draw the hidden cards (OpenSpiel's ``resample_from_infostate``).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -44,10 +45,11 @@ class InformationState:
         """Equal for exactly the states the seat cannot tell apart (:func:`~.determinize.information_state_key`)."""
         return information_state_key(self._game, self.seat)
 
-    def resample(self, rng: np.random.Generator | int | None = None) -> SpadesGame:
+    def resample(self, rng: np.random.Generator | int | None = None,
+                 hands: Mapping[int, int] | None = None) -> SpadesGame:
         """A full game the seat cannot tell from this one, the hidden cards dealt uniformly among the
-        consistent deals (:func:`~.determinize.resample`)."""
-        return resample(self._game, self.seat, rng)
+        consistent deals, or given those ``hands`` (:func:`~.determinize.resample`)."""
+        return resample(self._game, self.seat, rng, hands)
 
     def hidden_card_probabilities(self) -> dict[int, dict[Where, Fraction]]:
         """Each hidden card's exact probability of each place (:func:`~.determinize.hidden_card_probabilities`)."""

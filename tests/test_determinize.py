@@ -187,6 +187,30 @@ def test_every_sample_is_a_valid_state_the_seat_cannot_tell_apart(n):
     assert wanted <= set(seen), f"the positions miss {wanted - set(seen)}"
 
 
+@pytest.mark.parametrize("n", [4, 2])
+def test_a_hand_given_to_the_resampler_is_kept_and_the_rest_is_drawn_around_it(n):
+    """``hands=`` (an opponent model's choice) fixes that hand: the sample holds it, still looks the same
+    to the seat and plays to the end; a hand the seat knows is impossible is refused."""
+    r, given = random.Random(n), 0
+    for i, game in enumerate(POSITIONS[n]):
+        seat = game.current_player
+        other = (seat + 1) % n
+        if opponent_replaced(game, seat) or not game.looked[seat]:
+            continue
+        sample = D.resample(game, seat, np.random.default_rng(i), hands={other: game.hands[other]})
+        assert sample.hands[other] == game.hands[other]
+        assert player_view(sample, seat) == player_view(game, seat)
+        replay_hand(finish_hand(sample, r), game.config)
+        given += 1
+        if game.hands[other]:
+            lowest = game.hands[other] & -game.hands[other]
+            with pytest.raises(D.NoConsistentDeal, match="do not fit"):
+                D.resample(game, seat, np.random.default_rng(i), hands={other: game.hands[other] & ~lowest})
+        with pytest.raises(ValueError, match="no hidden cards to give"):
+            D.resample(game, seat, np.random.default_rng(i), hands={seat: game.hands[seat]})
+    assert given > 20
+
+
 def test_a_finished_game_resamples_too():
     for n in (4, 2):
         game = SpadesGame(num_players=n, single_hand=True)

@@ -11,9 +11,10 @@ from spades_env import SpadesConfig, SpadesGame
 from spades_env.agent import BaseAgent, ask, check_config, reset_agent
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.match import play_game
-from spades_env.agents.search.worlds import game_from_view, worlds
+from spades_env.agents.search.worlds import worlds
 from spades_env.determinize import information_state_key, resample
 from spades_env.game import Phase
+from spades_env.rebuild import game_from_view
 from spades_env.view import InformationState, player_view
 
 
