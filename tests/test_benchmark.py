@@ -96,11 +96,31 @@ def test_a_rerun_resumes_cut_and_missing_cells_and_gives_the_same_card(tmp_path)
     assert [r["games_played"] for r in card["cells"]] == [8, 2, 8, 2]
 
 
+def test_a_cell_mirrored_from_the_other_side_is_the_game_for_game_same_as_playing_it(tmp_path):
+    """Duplicate is symmetric: random-v1's card against heuristic-v1, seen from the other side, is
+    heuristic-v1's card against random-v1 (every record equal), so --mirror copies instead of playing."""
+    other, played, mirrored = tmp_path / "random", tmp_path / "played", tmp_path / "mirrored"
+    assert main(["random", "--pool", "heuristic-v1", "--out", str(other), *TINY]) == 0
+    assert main(["heuristic-v1", "--pool", "random", "--out", str(played), *TINY]) == 0
+    assert main(["heuristic-v1", "--pool", "random", "--out", str(mirrored), "--mirror", str(other), *TINY]) == 0
+    cards = [json.loads((folder / "scorecard.json").read_text())["cells"] for folder in (played, mirrored)]
+    assert all(row["mirrored_from"] is None for row in cards[0])
+    assert all(row.pop("mirrored_from") == str(other / row["folder"].replace("random-v1", "heuristic-v1"))
+               for row in cards[1])
+    assert [{k: v for k, v in row.items() if k != "mirrored_from"} for row in cards[0]] == cards[1]
+    for row in cards[1]:
+        games = [sorted(read_games(folder / row["folder"] / "games.jsonl"), key=lambda r: r["index"])
+                 for folder in (played, mirrored)]
+        assert games[0] == games[1] and len(games[0]) == row["games_played"]
+    assert "Copied from the other side's card" in (mirrored / "scorecard.md").read_text()
+
+
 @pytest.mark.parametrize("argv, message", [
     (["nosuchagent"], "unknown agent 'nosuchagent'"),
     (["heuristic-v1", "--pool", "nosuch"], "unknown agent 'nosuch'"),
     (["ppo", "--num-players", "2", "--pool", "heuristic-v1"], "cannot play 2 players"),
     (["heuristic", "--pool", "heuristic-v2"], "holds only the agent itself"),  # the alias is its version
+    (["random", "--mirror", "no/such/folder"], "--mirror no/such/folder: not a benchmark folder"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, capsys, argv, message):
     out = tmp_path / "x"

@@ -122,6 +122,11 @@ def markdown_card(card: dict) -> str:
         out.append(f"| {row['rules']} | {FORMATS[row['format']]} | `{row['opponent']}` | {_games_text(row)} "
                    f"| {ci_text(row['points_per_deal'])} | {_pct(row['win_rate'], 1)} | "
                    + " | ".join(f"{a} / {t}" for a, t in zip(mine, theirs)) + " |")
+    copied = [row for row in card["cells"] if row.get("mirrored_from")]
+    if copied:
+        out += ["", "Copied from the other side's card (`--mirror`: the same games, the agents' order swapped): "
+                + "; ".join(f"{row['rules']} {FORMATS[row['format']]} against `{row['opponent']}` from "
+                            f"`{row['mirrored_from']}`" for row in copied) + "."]
     if not card["complete"]:
         out += ["", f"Incomplete: {card['cells_done']} of {card['cells_planned']} cells finished."]
     return "\n".join(out) + "\n"

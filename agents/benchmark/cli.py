@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="single-hand deals per cell instead of the tier's (each played twice)")
     p.add_argument("--games", type=positive_int, default=None, metavar="N",
                    help="games to 500 per cell instead of the tier's")
+    p.add_argument("--mirror", nargs="+", type=Path, default=(), metavar="DIR",
+                   help="benchmark folders of the pool's agents: their cells against AGENT are the same games seen "
+                        "from the other side, copied instead of played again")
     add_backend_arguments(p)
     return p
 
@@ -59,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         card = run_benchmark(args.agent, out, num_players=args.num_players, tier=args.tier,
                              pool=tuple(args.pool) if args.pool else None, seed=args.seed, deals=args.deals,
                              games=args.games, workers=args.workers, backend=args.backend,
-                             ray_address=args.ray_address, progress=not args.no_progress,
+                             ray_address=args.ray_address, progress=not args.no_progress, mirror=args.mirror,
                              say=lambda line: print(line, file=sys.stderr))
     except RunInputError as exc:  # raised before anything is written
         print(f"{PROG}: error: {exc}", file=sys.stderr)

@@ -62,7 +62,12 @@ class Cell:
     @property
     def folder(self) -> str:
         """The cell's tournament folder under ``--out``: ``default/single/heuristic-v1``."""
-        return f"{self.preset}/{self.format}/{re.sub(r'[^A-Za-z0-9._=-]+', '_', self.opponent)}"
+        return cell_folder(self.preset, self.format, self.opponent)
+
+
+def cell_folder(preset: str, fmt: str, opponent: str) -> str:
+    """The tournament folder of the cell against ``opponent``, under a benchmark's ``--out``."""
+    return f"{preset}/{fmt}/{re.sub(r'[^A-Za-z0-9._=-]+', '_', opponent)}"
 
     @property
     def deals(self) -> int | None:

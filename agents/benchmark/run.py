@@ -13,7 +13,7 @@ stopped run leaves the card of the cells it finished.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from ..tournament.backends import ray_session
 from ..tournament.run import RunInputError, check_run, run_tournament
 from ..tournament.schedule import TournamentSpec
 from .card import CARD_VERSION, cell_row, machine, markdown_card, software
+from .mirror import mirror_cell, mirrored_source
 from .pool import FORMATS, POOLS, TIERS, Cell, cell_seed, plan_cells
 
 SETTINGS = "benchmark.json"
@@ -85,8 +86,11 @@ def write_card(out: Path, card: dict) -> None:
 def run_benchmark(agent: str, out: str | Path, *, num_players: int = 4, tier: str = "full",
                   pool: tuple[str, ...] | None = None, seed: int | None = None, deals: int | None = None,
                   games: int | None = None, workers: int = 1, backend: str = "local", ray_address: str | None = None,
-                  progress: bool = True, say: Callable[[str], None] = print) -> dict:
+                  progress: bool = True, mirror: Sequence[Path] = (), say: Callable[[str], None] = print) -> dict:
     """Play every cell not yet finished in ``out`` and return the score card (also written to ``out``).
+
+    ``mirror``: other benchmark folders (the pool agents' own cards) whose cells against this agent are
+    copied, seen from the other side, instead of played again (:mod:`.mirror`).
 
     Raises :class:`RunInputError` (one line, nothing written) for an agent or pool entry that cannot play
     the variant, or an ``out`` that holds something else.
@@ -99,6 +103,10 @@ def run_benchmark(agent: str, out: str | Path, *, num_players: int = 4, tier: st
         raise RunInputError(f"the pool {' '.join(pool)} holds only the agent itself: nothing to play")
     settings = _settings(agent, num_players, pool, seed)
     _check_settings(out, settings)
+    for folder in mirror:
+        if not (Path(folder) / SETTINGS).is_file():
+            raise RunInputError(f"--mirror {folder}: not a benchmark folder (no {SETTINGS}); give the output "
+                                "folders of other agents' benchmarks, e.g. results/benchmark/heuristic-v2-4p-full")
     specs = [cell_spec(agent, num_players, cell) for cell in cells]
     for cell, spec in zip(cells, specs):
         check_run(spec, out / cell.folder, backend)
@@ -109,9 +117,12 @@ def run_benchmark(agent: str, out: str | Path, *, num_players: int = 4, tier: st
         for k, (cell, spec) in enumerate(zip(cells, specs), 1):
             say(f"cell {k}/{len(cells)}: {cell.preset} rules, {FORMATS[cell.format]}, vs {cell.opponent} "
                 f"({cell.games} games, seed {cell.seed})")
+            copied = mirror_cell(spec, cell, out, mirror)
+            if copied:
+                say(f"  {copied} games copied from {mirrored_source(out, cell)} (the same match, other side)")
             summary = run_tournament(spec, out / cell.folder, workers=workers, backend=backend,
                                      ray_address=ray_address, progress=progress, plot=False)
-            rows.append(cell_row(cell, summary, num_players))
+            rows.append({**cell_row(cell, summary, num_players), "mirrored_from": mirrored_source(out, cell)})
             card = build_card(agent, num_players, tier, pool, seed, deals, games, cells, rows)
             write_card(out, card)
     return card
