@@ -32,6 +32,7 @@ for _alias, _name in (("random", "random-v1"), ("heuristic", "heuristic-v2"), ("
     register_alias(_alias, _name)
 register("ppo-gen1", "spades_env.agents.ppo.model:ppo_gen1_agent", positional=False)
 register("split", "spades_env.agents.split_agent:split_agent")
+register("endgame", "spades_env.agents.endgame:endgame_agent")
 register("ppo-bids", "spades_env.agents.split_agent:ppo_bids_agent")
 register("sb3", "spades_env.agents.library:sb3_agent")
 register("torchrl", "spades_env.agents.library:torchrl_agent")
