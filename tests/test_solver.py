@@ -23,6 +23,7 @@ from spades_env.solver import (
     NodeLimitReached,
     Position,
     SearchTable,
+    kernel,
     legal_plays,
     position_arrays,
     position_of,
@@ -122,6 +123,71 @@ def test_a_nil_bidder_may_take_a_trick_on_purpose():
     for every_move, one_best in ((True, False), (False, False), (False, True)):
         sol = solve_position(pos, every_move=every_move, one_best=one_best)
         assert sol.value == value and sol.best_moves == [card("3H").bit_length() - 1]
+
+
+def card_of(name: str) -> int:
+    """The card id of a name such as ``"QH"``."""
+    return 13 * "CDHS".index(name[1]) + "23456789TJQKA".index(name[0])
+
+
+def cards_mask(*names: str) -> int:
+    return sum(1 << card_of(name) for name in names)
+
+
+def kernel_state(hands, leader: int, broken: bool = True) -> np.ndarray:
+    """The compiled search's state for a four-player position at a trick's start."""
+    return kernel.start_state(np.array(hands, np.int64), np.zeros(4, np.int64), 0, leader, int(broken), 4,
+                              kernel.compact_index())
+
+
+def test_a_partner_covering_a_nil_is_seen_safe():
+    """The sealed-Nil rule (``kernel.nil_safe``) with a partner's covers: the Nil bidder (seat 2) holds the queen
+    and five of hearts over the defenders' two and three, so each could be led under; its partner's ace and king
+    beat them place by place, so the Nil stands whatever the defenders do (minimax says so too), and the solver's
+    values with the rule firing match minimax."""
+    hands = (cards_mask("AH", "KH", "9C"), cards_mask("2H", "AC", "KC"), cards_mask("QH", "5H", "2D"),
+             cards_mask("3H", "QC", "JC"))
+    hearts = kernel.SUIT_BITS << 26
+    assert kernel.nil_suit_need(hands[2] & hearts, (hands[0] | hands[1] | hands[3]) & hearts) == 2
+    assert kernel.nil_safe(kernel_state(hands, 1), 2)
+    assert not kernel.nil_safe(kernel_state((cards_mask("4C", "5C", "9C"),) + hands[1:], 1), 2)  # no covers...
+    assert not kernel.nil_safe(kernel_state((cards_mask("AH", "4H", "9C"),) + hands[1:], 1), 2)  # ...or one short
+    pos = Position(4, hands, (), 1, True, (3, 3, 0, 4), (3, 4, 0, 4), (False,) * 4, (0, 0))
+    assert reference_solve(pos, nil_only=True)[0] == -1  # the defenders, on lead, cannot set it
+    for nil_only in (False, True):
+        value, moves = reference_solve(pos, nil_only)
+        for every_move in (True, False):
+            sol = solve_position(pos, every_move=every_move, nil_only=nil_only)
+            assert sol.value == value and sol.best_moves == sorted(c for c, v in moves.items() if v == value)
+
+
+def test_the_sealed_nil_rule_holds_against_minimax():
+    """Wherever ``kernel.nil_safe`` says a Nil bidder cannot be made to take a trick, minimax on the Nil's stake
+    alone says its side keeps it: random four-trick endings with the Nil bidder void in spades, many of them
+    safe only through its partner's covers."""
+    rng = np.random.default_rng(13)
+    safe = covered = 0
+    for _ in range(800):
+        seat = int(rng.integers(4))
+        deck = [int(c) for c in rng.permutation(52)]
+        mine = [c for c in deck if c < 39][:4]
+        rest = [c for c in deck if c not in mine][:12]
+        hands = [0] * 4
+        hands[seat] = sum(1 << c for c in mine)
+        for k, other in enumerate(s for s in range(4) if s != seat):
+            hands[other] = sum(1 << c for c in rest[4 * k:4 * k + 4])
+        leader = (seat + 1 + int(rng.integers(3))) % 4
+        if not kernel.nil_safe(kernel_state(hands, leader), seat):
+            continue
+        bids = tuple(0 if s == seat else 1 + int(rng.integers(4)) for s in range(4))
+        taken = tuple(0 if s == seat else 3 for s in range(4))
+        pos = Position(4, tuple(hands), (), leader, True, taken, bids, (False,) * 4, (0, 0))
+        assert reference_solve(pos, nil_only=True)[0] == (1 if leader % 2 == seat % 2 else -1), pos
+        safe += 1
+        others = sum(hands) - hands[seat]
+        covered += any(kernel.nil_suit_need(hands[seat] & (kernel.SUIT_BITS << 13 * s),
+                                            others & (kernel.SUIT_BITS << 13 * s)) for s in range(3))
+    assert safe > 100 and covered > 30, (safe, covered)
 
 
 def test_past_classes_match_minimax():

@@ -37,7 +37,8 @@ Why it looks the way it does:
   failed, contract out of reach), and at trick boundaries when the *sure
   trump tricks* (the top spades must win), a Nil bidder's sealed fate (it
   holds the top spade; or it holds no spade and, in each suit, its i-th
-  lowest card has at most i others' cards below it: then its side *can*
+  lowest card has at most i others' cards below it, but for top cards its
+  partner's cards beat place by place (covers): then its side *can*
   keep it from tricks, a bound of that side's result only, since a trick
   of the Nil bidder's may set a contract worth more than the Nil) or the
   *quick tricks* of the leader (top cards cashable without a ruff) confine
@@ -424,17 +425,62 @@ def nil_suit_safe(mine, theirs, slack) -> bool:
 
 
 @njit(cache=True, _nrt=False)
+def nil_suit_need(mine, theirs) -> int:
+    """How many of the Nil bidder's top cards ``mine`` of a suit need a partner's cover: all but its lowest ones
+    for which :func:`nil_suit_safe` (``slack`` 0) holds."""
+    i = 0
+    x = mine
+    while x:
+        b = x & -x
+        x ^= b
+        if popcount(theirs & (b - 1)) > i:
+            return popcount(mine) - i
+        i += 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def nil_covered(mine, partner, need) -> bool:
+    """The partner's cards ``partner`` of a suit cover the Nil bidder's ``need`` top cards ``mine`` of it: its
+    ``i``-th highest beats the Nil bidder's ``i``-th highest, for each ``i`` up to ``need``."""
+    for _ in range(need):
+        if not partner or highest_card(partner) < highest_card(mine):
+            return False
+        partner ^= 1 << highest_card(partner)
+        mine ^= 1 << highest_card(mine)
+    return True
+
+
+@njit(cache=True, _nrt=False)
 def nil_safe(st, seat) -> bool:
     """The Nil bidder ``seat`` cannot take a trick whatever anyone plays.
 
-    It holds no spade (so it never wins a ruff and never has to ruff) and
-    :func:`nil_suit_safe` holds for each of its suits, so it never wins a
-    trick and never gets the lead. If it is on lead now, it leads the lowest
-    card of a suit some other hand holds and that is safe with ``slack`` 1.
+    It holds no spade (so it never wins a ruff and never has to ruff), and
+    in each of its suits :func:`nil_suit_safe` holds for all but its top
+    cards (:func:`nil_suit_need`), for which its partner holds *covers*: as
+    many top cards of the suit, each above the Nil bidder's card of the same
+    place from the top (:func:`nil_covered`; no partner in the two-player
+    game). So it never wins a trick and never gets the lead. If it is on lead
+    now, it leads the lowest card of a suit some other hand holds and that
+    is safe with ``slack`` 1 and needs no cover.
+
+    Why the covers suffice: in a trick of a suit with a need the partner
+    plays its highest card and the Nil bidder its highest under it, so a
+    cover and a card needing one go together, and its lower cards keep the
+    condition (no card of it below them left, fewer of theirs below); with
+    no need left it plays as :func:`nil_suit_safe` says. The partner, on
+    lead, leads a cover, or with no need left anything. It gives up a cover
+    in another suit only when void there with nothing but covers: with none
+    to spare its hand is then exactly the needs, and so is the Nil bidder's
+    (the hands are as long), which is void in the led suit too (the partner
+    covers no card there) and sheds the matching top card. Its partner's
+    spades as covers for the suits the partner is void in (ruffs) were tried
+    and cost nodes (docs/results/search/solver_tried.md).
     """
     hand = st[HAND + seat]
     if hand & SPADE_BITS:
         return False
+    partner = st[HAND + (seat + 2) % 4] if st[PLAYERS] == 4 else 0
     others = live_cards(st) & ~hand
     lead_covered = st[LEADER] != seat
     for suit in range(3):
@@ -442,9 +488,10 @@ def nil_safe(st, seat) -> bool:
         if not mine:
             continue
         theirs = others & (SUIT_BITS << (13 * suit))
-        if not nil_suit_safe(mine, theirs, 0):
+        need = nil_suit_need(mine, theirs)
+        if need and not nil_covered(mine, partner & theirs, need):
             return False
-        lead_covered = lead_covered or (theirs != 0 and nil_suit_safe(mine, theirs, 1))
+        lead_covered = lead_covered or (theirs != 0 and not need and nil_suit_safe(mine, theirs, 1))
     return lead_covered
 
 
