@@ -134,10 +134,12 @@ def cards_mask(*names: str) -> int:
     return sum(1 << card_of(name) for name in names)
 
 
+SPLITS = kernel.compact_index()
+
+
 def kernel_state(hands, leader: int, broken: bool = True) -> np.ndarray:
     """The compiled search's state for a four-player position at a trick's start."""
-    return kernel.start_state(np.array(hands, np.int64), np.zeros(4, np.int64), 0, leader, int(broken), 4,
-                              kernel.compact_index())
+    return kernel.start_state(np.array(hands, np.int64), np.zeros(4, np.int64), 0, leader, int(broken), 4, SPLITS)
 
 
 def test_a_partner_covering_a_nil_is_seen_safe():
@@ -188,6 +190,75 @@ def test_the_sealed_nil_rule_holds_against_minimax():
         covered += any(kernel.nil_suit_need(hands[seat] & (kernel.SUIT_BITS << 13 * s),
                                             others & (kernel.SUIT_BITS << 13 * s)) for s in range(3))
     assert safe > 100 and covered > 30, (safe, covered)
+
+
+def test_the_sealed_nil_rule_rests_on_the_cards_it_marks():
+    """A table entry the sealed-Nil rule settles fixes each of the Nil bidder's suits only from the top down to
+    its lowest card (``kernel.nil_cut_table``'s relevant cards): every position with the same suit lengths per
+    hand and those cards in the same hands, the lower cards and the other suits dealt anew among the other
+    seats, is sealed too. (Dealing the marked cards anew as well unseals some, so the check has teeth.)"""
+    rng = np.random.default_rng(15)
+    sealed = unsealed = 0
+    for _ in range(3000):
+        seat = int(rng.integers(4))
+        deck = [int(c) for c in rng.permutation(52)]
+        mine = [c for c in deck if c < 39][:6]
+        rest = [c for c in deck if c not in mine][:18]
+        hands = [0] * 4
+        hands[seat] = sum(1 << c for c in mine)
+        for k, other in enumerate(s for s in range(4) if s != seat):
+            hands[other] = sum(1 << c for c in rest[6 * k:6 * k + 6])
+        leader = (seat + 1 + int(rng.integers(3))) % 4
+        if not kernel.nil_safe(kernel_state(hands, leader), seat):
+            continue
+        for marked_too in (False, True):
+            dealt = list(hands)
+            for suit in range(4):
+                cards = sum(dealt) & (kernel.SUIT_BITS << 13 * suit)
+                nil_cards = hands[seat] & cards
+                free = cards & ~hands[seat]
+                if nil_cards and not marked_too:
+                    free &= (nil_cards & -nil_cards) - 1  # below the Nil bidder's lowest card
+                pool = [c for c in range(52) if free >> c & 1]
+                order = [int(c) for c in rng.permutation(pool)]
+                for other in range(4):
+                    if other == seat:
+                        continue
+                    count = bin(dealt[other] & free).count("1")
+                    dealt[other] = dealt[other] & ~free | sum(1 << c for c in order[:count])
+                    order = order[count:]
+            still = kernel.nil_safe(kernel_state(dealt, leader), seat)
+            if marked_too:
+                unsealed += not still
+            else:
+                assert still, (hands, dealt)
+                sealed += 1
+    assert sealed > 150 and unsealed > 30, (sealed, unsealed)
+
+
+@pytest.mark.slow
+def test_endings_against_a_nil_bidder_without_spades_match_minimax():
+    """Five-trick endings in which a Nil bidder holds no spade, where the sealed-Nil rule and its covers fire
+    inside the search and their table entries (which fix each suit only down to the Nil bidder's lowest card)
+    are read by other positions: every card's value matches minimax, the Nil's stake alone too."""
+    rng = np.random.default_rng(14)
+    for _ in range(16):
+        seat = int(rng.integers(4))
+        deck = [int(c) for c in rng.permutation(52)]
+        mine = [c for c in deck if c < 39][:5]
+        rest = [c for c in deck if c not in mine][:15]
+        hands = [0] * 4
+        hands[seat] = sum(1 << c for c in mine)
+        for k, other in enumerate(s for s in range(4) if s != seat):
+            hands[other] = sum(1 << c for c in rest[5 * k:5 * k + 5])
+        bids = tuple(0 if s == seat else 1 + int(rng.integers(4)) for s in range(4))
+        taken = tuple(0 if s == seat else 3 - (s == (seat + 1) % 4) for s in range(4))
+        pos = Position(4, tuple(hands), (), int(rng.integers(4)), bool(rng.integers(2)), taken, bids,
+                       (False,) * 4, (0, 0))
+        for nil_only in (False, True):
+            value, moves = reference_solve(pos, nil_only)
+            sol = solve_position(pos, nil_only=nil_only)
+            assert (sol.value, sol.move_values) == (value, moves), pos
 
 
 def test_past_classes_match_minimax():

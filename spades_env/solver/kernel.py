@@ -505,7 +505,9 @@ def nil_cut_table(st, nil_bid, didx):
     :func:`nil_safe` says cannot be made to take a trick restricts the outcomes to those where it takes
     none, but only for its own side's bound: its side *can* keep it from tricks, and may prefer not to (a
     trick of the Nil bidder can set a contract of 11 or more), so the other side's bound is over every
-    outcome. Not while the Nil bidder is on lead: its side's quick tricks would be its own.
+    outcome. Not while the Nil bidder is on lead: its side's quick tricks would be its own. The latter rule
+    rests on the holders of each of the Nil bidder's suits from the top down to its lowest card: the cards
+    below are the other seats', as many as the suit lengths say, which settles every count the rule reads.
     """
     n = st[PLAYERS]
     for seat in range(n):
@@ -519,10 +521,10 @@ def nil_cut_table(st, nil_bid, didx):
             st[TAKEN + seat] -= 1
             return ci, 1 - seat % 2, st[LEFT] // n - 1, 1 << top, -1
         if st[LEADER] != seat and nil_safe(st, seat):
-            rel = 0
+            rel = 0  # its lowest card of each suit: every card below is another seat's, as many as the lengths say
             for suit in range(3):
-                if st[HAND + seat] & (SUIT_BITS << (13 * suit)):
-                    rel |= live_cards(st) & (SUIT_BITS << (13 * suit))
+                mine = st[HAND + seat] & (SUIT_BITS << (13 * suit))
+                rel |= mine & -mine
             return (1 + seat) * COMPACT + st[CI], 0, st[LEFT] // n, rel, seat % 2
     return st[CI], 0, st[LEFT] // n, 0, -1
 
@@ -565,8 +567,9 @@ def trick_count_cut(st, fr, ply, bounds, nil_bid, didx):
     a cut rests on become relevant, and one that rests on fewer generalises
     further in the table, so each bound is tried on the fewest facts first:
     the sure trumps over every outcome; a sealed Nil's outcomes
-    (:func:`nil_cut_table`, whose rule fixes whole suits) without, then with
-    the sure trumps; the quick tricks the same way, then over the sealed
+    (:func:`nil_cut_table`, whose rule fixes the Nil bidder's suits down to
+    its lowest cards) without, then with the sure trumps; the quick tricks
+    the same way, then over the sealed
     Nil's outcomes (at 10 tricks 10% fewer nodes than the rule's outcomes and
     the sure trumps always together). Returns (done, value, relevant cards).
     """
