@@ -457,25 +457,27 @@ def nil_safe(st, seat) -> bool:
 
     It holds no spade (so it never wins a ruff and never has to ruff), and
     in each of its suits :func:`nil_suit_safe` holds for all but its top
-    cards (:func:`nil_suit_need`), for which its partner holds *covers*: as
-    many top cards of the suit, each above the Nil bidder's card of the same
-    place from the top (:func:`nil_covered`; no partner in the two-player
-    game). So it never wins a trick and never gets the lead. If it is on lead
-    now, it leads the lowest card of a suit some other hand holds and that
-    is safe with ``slack`` 1 and needs no cover.
+    cards (:func:`nil_suit_need`), for which its partner holds *covers*: in
+    a suit the partner holds, as many of its top cards, each above the Nil
+    bidder's card of the same place from the top (:func:`nil_covered`); for
+    the suits the partner is void in, together, as many spades (ruffs). No
+    partner in the two-player game. So it never wins a trick and never gets
+    the lead. If it is on lead now, it leads the lowest card of a suit some
+    other hand holds and that is safe with ``slack`` 1 and needs no cover.
 
     Why the covers suffice: in a trick of a suit with a need the partner
-    plays its highest card and the Nil bidder its highest under it, so a
-    cover and a card needing one go together, and its lower cards keep the
-    condition (no card of it below them left, fewer of theirs below); with
-    no need left it plays as :func:`nil_suit_safe` says. The partner, on
-    lead, leads a cover, or with no need left anything. It gives up a cover
-    in another suit only when void there with nothing but covers: with none
-    to spare its hand is then exactly the needs, and so is the Nil bidder's
-    (the hands are as long), which is void in the led suit too (the partner
-    covers no card there) and sheds the matching top card. Its partner's
-    spades as covers for the suits the partner is void in (ruffs) were tried
-    and cost nodes (docs/results/search/solver_tried.md).
+    plays its highest card of the suit (or ruffs) and the Nil bidder its
+    highest under it, so a cover and a card needing one go together, and
+    its lower cards keep the condition (no card of it below them left, fewer
+    of theirs below); with no need left it plays as :func:`nil_suit_safe`
+    says. On a spade lead the partner may have to spend a spade, and the Nil
+    bidder, void, sheds a top card that needs a ruff. The partner, on lead,
+    leads a cover, or with no need left anything. It gives up a cover
+    otherwise only when void in the led suit with nothing but covers: with
+    none to spare its hand is then exactly the needs, and so is the Nil
+    bidder's (the hands are as long), which therefore holds no card of the
+    led suit that needs no cover, so it sheds the matching top card or, in a
+    suit its partner ruffs, plays it under the ruff.
     """
     hand = st[HAND + seat]
     if hand & SPADE_BITS:
@@ -483,16 +485,19 @@ def nil_safe(st, seat) -> bool:
     partner = st[HAND + (seat + 2) % 4] if st[PLAYERS] == 4 else 0
     others = live_cards(st) & ~hand
     lead_covered = st[LEADER] != seat
+    ruffs = 0
     for suit in range(3):
         mine = hand & (SUIT_BITS << (13 * suit))
         if not mine:
             continue
         theirs = others & (SUIT_BITS << (13 * suit))
         need = nil_suit_need(mine, theirs)
-        if need and not nil_covered(mine, partner & theirs, need):
+        if need and not partner & theirs:
+            ruffs += need
+        elif need and not nil_covered(mine, partner & theirs, need):
             return False
         lead_covered = lead_covered or (theirs != 0 and not need and nil_suit_safe(mine, theirs, 1))
-    return lead_covered
+    return lead_covered and ruffs <= popcount(partner & SPADE_BITS)
 
 
 @njit(cache=True, _nrt=False)
