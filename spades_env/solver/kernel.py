@@ -38,11 +38,11 @@ Why it looks the way it does:
   trump tricks* (the top spades must win), a Nil bidder's sealed fate (it
   holds the top spade; or it holds no spade and, in each suit, its i-th
   lowest card has at most i others' cards below it, but for top cards its
-  partner's cards beat place by place (covers): then its side *can*
-  keep it from tricks, a bound of that side's result only, since a trick
-  of the Nil bidder's may set a contract worth more than the Nil) or the
-  *quick tricks* of the leader (top cards cashable without a ruff) confine
-  the outcomes enough. Quick tricks can be declined (fewer tricks can be
+  partner's cards beat place by place or its partner ruffs (covers): then
+  its side *can* keep it from tricks, a bound of that side's result only,
+  since a trick of the Nil bidder's may set a contract worth more than the
+  Nil) or the *quick tricks* of the leader (top cards cashable without a
+  ruff) confine the outcomes enough. Quick tricks can be declined (fewer tricks can be
   worth more), so they bound only the leader's side's result, from its own
   side. Each cut is tried on the fewest facts first, as the cards it rests
   on become relevant (:func:`trick_count_cut`).
