@@ -49,6 +49,11 @@ TIERS: dict[str, Tier] = {
 }
 
 
+def cell_folder(preset: str, fmt: str, opponent: str) -> str:
+    """The tournament folder of the cell against ``opponent``, under a benchmark's ``--out``."""
+    return f"{preset}/{fmt}/{re.sub(r'[^A-Za-z0-9._=-]+', '_', opponent)}"
+
+
 @dataclass(frozen=True)
 class Cell:
     """One match of the card: the opponent (a versioned spec), the preset, the format, its seed and size."""
@@ -63,11 +68,6 @@ class Cell:
     def folder(self) -> str:
         """The cell's tournament folder under ``--out``: ``default/single/heuristic-v1``."""
         return cell_folder(self.preset, self.format, self.opponent)
-
-
-def cell_folder(preset: str, fmt: str, opponent: str) -> str:
-    """The tournament folder of the cell against ``opponent``, under a benchmark's ``--out``."""
-    return f"{preset}/{fmt}/{re.sub(r'[^A-Za-z0-9._=-]+', '_', opponent)}"
 
     @property
     def deals(self) -> int | None:
