@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from . import actions as A
 from .cards import FULL_DECK, NUM_CARDS, SPADES, SUIT_MASKS, cards_of, mask_of
+from .determinize import HAND_SIZE
 from .game import Phase, SpadesGame
 from .view import InformationState, PlayerView
 
-HAND_SIZE = NUM_CARDS // 4  # cards dealt to each of four players, or drawn by each of two
 MAX_REPLACEMENTS = 3  # two players: a Blind Nil bidder may replace up to three cards
 _NOT_SPADES = FULL_DECK & ~SUIT_MASKS[SPADES]
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ... import records
-from ..tournament.run import RECORDS, RESUMABLE_CHANGES, load_records
+from ..tournament.run import RECORDS, load_records, recorded_differences, write_config
 from ..tournament.schedule import TournamentSpec
 from .pool import Cell, cell_folder
 
@@ -29,15 +29,6 @@ def mirrored_record(record: dict) -> dict:
     return {**record, "index": record["index"] ^ 1, "swap": 1 - record["swap"], "agents": record["agents"][::-1]}
 
 
-def _same_match(spec: TournamentSpec, folder: Path) -> bool:
-    """Whether ``folder`` holds the tournament ``spec`` (its length aside)."""
-    path = folder / "config.json"
-    if not path.is_file() or not (folder / RECORDS).is_file():
-        return False
-    mine, theirs = spec.to_dict(), json.loads(path.read_text())
-    return all(theirs.get(k) == mine[k] for k in mine if k not in RESUMABLE_CHANGES)
-
-
 def mirror_cell(spec: TournamentSpec, cell: Cell, out: Path, sources: Sequence[Path]) -> int:
     """Copy into the cell's folder under ``out`` the games of ``spec`` (the agent against ``cell``'s
     opponent) that a benchmark folder in ``sources`` played with the agents swapped (the opponent's card,
@@ -47,7 +38,7 @@ def mirror_cell(spec: TournamentSpec, cell: Cell, out: Path, sources: Sequence[P
     swapped = replace(spec, agents=spec.agents[::-1])
     for source in sources:
         folder = Path(source) / cell_folder(cell.preset, cell.format, spec.agents[0])
-        if not _same_match(swapped, folder):
+        if recorded_differences(swapped, folder) != []:  # None: nothing played there
             continue
         theirs = load_records(folder / RECORDS)
         new = [mirrored_record(rec) for i, rec in sorted(theirs.items())
@@ -55,7 +46,7 @@ def mirror_cell(spec: TournamentSpec, cell: Cell, out: Path, sources: Sequence[P
         if not new:
             return 0
         target.mkdir(parents=True, exist_ok=True)
-        (target / "config.json").write_text(json.dumps(spec.to_dict(), indent=2) + "\n")
+        write_config(spec, target)
         with records.GameWriter(target / RECORDS) as writer:
             for rec in sorted(new, key=lambda r: r["index"]):
                 writer.write(rec)

@@ -18,14 +18,13 @@ from functools import lru_cache
 import numpy as np
 
 from spades_env.cards import FULL_DECK, cards_of, mask_of
+from spades_env.determinize import HAND_SIZE
 from spades_env.game import Phase, SpadesGame
 from spades_env.rebuild import InconsistentView, cards_allowed, cards_played, information_state
 from spades_env.view import PlayerView
 
 from ..heuristic.bidding import estimate_tricks, keep_offered, nil_risk
 from ..heuristic.params import V2
-
-HAND_SIZE = 13
 
 __all__ = ["InconsistentView", "drawn_worlds", "fitted_worlds", "keep_odds", "simulate_draw", "weighted_subset",
            "worlds"]

@@ -63,20 +63,26 @@ def _check_folder(spec: TournamentSpec, out: Path) -> None:
             if not folder.is_dir():
                 raise RunInputError(f"--out {out}: {folder} is a file, not a folder; choose another --out")
             break
+    diff = recorded_differences(spec, out)
+    if diff:
+        raise RunInputError(f"{out} holds a different tournament ({', '.join(diff)} differ); "
+                            "use another --out or the same settings")
+
+
+def recorded_differences(spec: TournamentSpec, out: Path) -> list[str] | None:
+    """The settings in which the games recorded in ``out`` differ from ``spec`` (its length aside), or
+    None when ``out`` holds no games yet."""
     path = out / "config.json"
     records_path = out / RECORDS
     if not path.exists() or not records_path.exists() or records_path.stat().st_size == 0:
-        return  # nothing recorded yet: any settings may (re)start here
+        return None  # nothing recorded yet: any settings may (re)start here
     mine, theirs = spec.to_dict(), json.loads(path.read_text())
     try:  # a folder written before an option was added: it played at the option's default
         theirs["config"] = SpadesConfig(**theirs["config"]).to_dict()
     except (KeyError, TypeError, ValueError):
         pass
     # "config" holds every rule option in effect, however the preset and overrides spelled them
-    diff = [k for k in mine if k not in RESUMABLE_CHANGES and theirs.get(k) != mine[k]]
-    if diff:
-        raise RunInputError(f"{out} holds a different tournament ({', '.join(diff)} differ); "
-                            "use another --out or the same settings")
+    return [k for k in mine if k not in RESUMABLE_CHANGES and theirs.get(k) != mine[k]]
 
 
 def _check_agents(spec: TournamentSpec) -> None:
@@ -107,7 +113,8 @@ def check_run(spec: TournamentSpec, out: str | Path, backend: str = "local") -> 
     _check_agents(spec)
 
 
-def _write_config(spec: TournamentSpec, out: Path) -> None:
+def write_config(spec: TournamentSpec, out: Path) -> None:
+    """``out/config.json``: the settings that the folder's games were played under."""
     path = out / "config.json"
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(spec.to_dict(), indent=2) + "\n")
@@ -130,7 +137,7 @@ def run_tournament(spec: TournamentSpec, out: str | Path, *, workers: int = 1, b
     out = Path(out)
     check_run(spec, out, backend)
     out.mkdir(parents=True, exist_ok=True)
-    _write_config(spec, out)
+    write_config(spec, out)
     path = out / RECORDS
     # The writer flushes every game as one line, so a kill loses at most the line being written.
     with records.GameWriter(path) as writer:
