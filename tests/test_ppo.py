@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import math
 import re
@@ -516,3 +517,29 @@ def test_sparse_rows_give_the_dense_networks_outputs_and_gradients(privileged):
         model.zero_grad()
     actor, seen = model.rows(real).actor, model.rows(real[:, :own]).actor  # the other hands left out
     assert torch.equal(actor.index, seen.index) and torch.equal(actor.value, seen.value)
+
+
+def test_mixed_rules_play_each_hand_under_the_rule_set_its_plan_names():
+    """``mixed_rules``: a second preset, a ``mixed_share`` of the hands drawn to it; each hand is played under its
+    plan's rule set and the results come back in plan order."""
+    from spades_env.agents.ppo.score_context import Start
+    from spades_env.agents.ppo.train import make_collector
+
+    cfg = PPOConfig(rules="house", mixed_rules="default", num_envs=400, workers=0)
+    assert [r["blind_nil_min_deficit"] for r in cfg.rule_sets()] == [100, None]
+    shares = np.mean([plan.rules for plan in plan_hands(cfg, np.random.default_rng(0), 0)])
+    assert 0.4 < shares < 0.6
+    assert {p.rules for p in plan_hands(PPOConfig(num_envs=50), np.random.default_rng(0), 0)} == {0}
+    with pytest.raises(ValueError, match="unknown rules preset"):
+        PPOConfig(mixed_rules="houses")
+
+    heuristic = ("agent", "heuristic")  # bids Blind Nil whenever it is offered at level scores
+    plans = [Plan((heuristic,) * 4, Start((100, 100)), "teacher", rules=i % 3 % 2) for i in range(9)]
+    collector = make_collector(dataclasses.replace(cfg, num_envs=8))
+    try:
+        stats = collector.collect(plans, np.random.default_rng(0), None, [], torch.Generator(),
+                                  RolloutBuffer(1.0, 1.0), record=frozenset({heuristic}))
+    finally:
+        collector.close()
+    assert [hand.slot for hand in stats.hands] == list(range(9))
+    assert [any(hand.record["blind_nil"]) for hand in stats.hands] == [plan.rules == 1 for plan in plans]

@@ -22,10 +22,10 @@ import numpy as np
 import torch
 
 from .buffer import VALUE_CHUNK, Batch, RolloutBuffer
-from .collect import Collector
+from .collect import Collector, MixedCollector
 from .config import PPOConfig
 from .model import ActorCritic, Rows, bf16_autocast, compute_dtype, masked_log_probs, torch_threads
-from .plans import Plan
+from .plans import Plan, draw_rules
 from .run_folder import Clock, RunFolder, TrainingState, say
 from .score_context import draw_start
 
@@ -64,8 +64,8 @@ def teacher_fit(model: ActorCritic, batch: Batch, rows: Rows | None = None) -> d
             "teacher_agreement": (log_probs.argmax(1) == teacher).float().mean().item()}
 
 
-def behaviour_clone(cfg: PPOConfig, state: TrainingState, collector: Collector, run: RunFolder, clock: Clock,
-                    progress: bool) -> dict | None:
+def behaviour_clone(cfg: PPOConfig, state: TrainingState, collector: Collector | MixedCollector, run: RunFolder,
+                    clock: Clock, progress: bool) -> dict | None:
     """Supervised pre-training on ``cfg.bc_hands`` hands the teacher plays at every seat.
 
     The policy head learns the teacher's action (cross-entropy on the
@@ -104,7 +104,7 @@ def behaviour_clone(cfg: PPOConfig, state: TrainingState, collector: Collector, 
     return {"bc_samples": len(data), "bc_wall_s": clock.tick(), **heldout_scores(state.model, data, split)}
 
 
-def demonstrations(cfg: PPOConfig, collector: Collector, rng: np.random.Generator, clock: Clock,
+def demonstrations(cfg: PPOConfig, collector: Collector | MixedCollector, rng: np.random.Generator, clock: Clock,
                    progress: bool) -> Batch | None:
     """Every decision of the teacher in ``cfg.bc_hands`` hands it plays against itself, in hand order (None
     if the budget ran out first)."""
@@ -119,8 +119,8 @@ def demonstrations(cfg: PPOConfig, collector: Collector, rng: np.random.Generato
             bar.close()
             return None
         k = min(collector.num_envs, cfg.bc_hands - done)
-        plans = [Plan((teacher,) * cfg.num_players, draw_start(rng, game, cfg.score_context), "teacher")
-                 for _ in range(k)]
+        plans = [Plan((teacher,) * cfg.num_players, draw_start(rng, game, cfg.score_context), "teacher",
+                      draw_rules(cfg, rng)) for _ in range(k)]
         collector.collect(plans, rng, None, [], torch.Generator(), buffer, record=frozenset({teacher}))
         done += k
         bar.update(k)

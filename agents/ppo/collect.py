@@ -101,6 +101,33 @@ class Collector:
             self.worker = None
 
 
+class MixedCollector:
+    """A :class:`Collector` per rule set (``PPOConfig.rule_sets()``): each plan's hand is played by the one its
+    ``Plan.rules`` names, and the results come back in plan order as from one collector."""
+
+    def __init__(self, collectors: list[Collector]) -> None:
+        self.collectors = collectors
+        first = collectors[0]
+        self.num_players, self.num_envs, self.games = first.num_players, first.num_envs, first.games
+
+    def collect(self, plans: list[Plan], rng: np.random.Generator, model: ActorCritic | None,
+                pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
+                record: frozenset[Key] = frozenset({LEARNER})) -> RolloutStats:
+        """:meth:`Collector.collect`, the plans shared out by rule set."""
+        stats = RolloutStats()
+        for index, collector in enumerate(self.collectors):
+            slots = [i for i, plan in enumerate(plans) if plan.rules == index]
+            if slots:
+                stats.merge(collector.collect([plans[i] for i in slots], rng, model, pool, generator, buffer,
+                                              record), slots)
+        stats.hands.sort(key=lambda h: h.slot)
+        return stats
+
+    def close(self) -> None:
+        for collector in self.collectors:
+            collector.close()
+
+
 def play(engine: GameCollector | VectorCollector, plans: list[Plan], rng: np.random.Generator,
          model: ActorCritic | None, pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,
          record: frozenset[Key]) -> RolloutStats:

@@ -65,6 +65,9 @@ class PPOConfig:
     rules: str = _rules("house", "the rule preset the hands are played under (docs/rules.md#rule-options-and-presets)")
     rule_options: dict = _rules({}, "rule options overriding the preset's, e.g. {bag_limit: 5} (the rule flags "
                                     "below set them)")
+    mixed_rules: str = _rules("", "a second preset: a mixed_share of the hands, cloning's too, is played under it "
+                                  "(with rule_options); evaluations stay under --rules")
+    mixed_share: float = _rules(0.5, "share of the hands played under mixed_rules")
     pool_size: int = _hands(10, "past snapshots kept in the pool")
     snapshot_every: int = _hands(10, "updates between snapshots added to the pool")
 
@@ -111,12 +114,14 @@ class PPOConfig:
             raise ValueError(f"teacher_phases must be one of {TEACHER_PHASES}, got {self.teacher_phases!r}")
         if self.teacher_coef < 0 or not 0 <= self.score_context <= 1 or not 0 <= self.teacher_share <= 1:
             raise ValueError("teacher_coef must be >= 0, score_context and teacher_share in [0, 1]")
+        if not 0 <= self.mixed_share <= 1:
+            raise ValueError(f"mixed_share must be in [0, 1], got {self.mixed_share!r}")
         if self.num_envs < 1 or self.num_minibatches < 1 or self.update_epochs < 1:
             raise ValueError("num_envs, num_minibatches and update_epochs must be >= 1")
         if not isinstance(self.rule_options, dict) or set(self.rule_options) & set(FORMAT_OPTIONS):
             raise ValueError(f"rule_options must be a mapping of rule options other than {FORMAT_OPTIONS}, "
                              f"got {self.rule_options!r}")
-        self.game_config()  # a one-line error now for an unknown preset or option, or a bad value
+        self.rule_sets()  # a one-line error now for an unknown preset or option, or a bad value
 
     def game_config(self) -> SpadesConfig:
         """The rules the hands are played under: the preset, its overrides, single hands."""
@@ -125,7 +130,14 @@ class PPOConfig:
 
     def game_options(self) -> dict:
         """Every rule option of :meth:`game_config` but the variant and format (``SpadesConfig`` keyword arguments)."""
-        return {k: v for k, v in self.game_config().to_dict().items() if k not in FORMAT_OPTIONS}
+        return _options(self.game_config())
+
+    def rule_sets(self) -> list[dict]:
+        """The rule options of each rule set hands are played under: ``rules``, then ``mixed_rules`` if set
+        (``Plan.rules`` indexes this list)."""
+        mixed = [SpadesConfig.from_preset(self.mixed_rules, num_players=self.num_players, single_hand=True,
+                                          **self.rule_options)] if self.mixed_rules else []
+        return [_options(config) for config in [self.game_config(), *mixed]]
 
     def to_dict(self) -> dict:
         return {**dataclasses.asdict(self), "rules_described": describe(self.game_config())}
@@ -138,6 +150,10 @@ class PPOConfig:
         if unknown:
             raise ValueError(f"unknown config keys {unknown}; known: {sorted(known)}")
         return cls(**values)
+
+
+def _options(config: SpadesConfig) -> dict:
+    return {k: v for k, v in config.to_dict().items() if k not in FORMAT_OPTIONS}
 
 
 def _without_legacy_rules(values: dict) -> dict:

@@ -29,11 +29,13 @@ OPPONENT_KINDS = ("self", "pool", "heuristic", "random")
 
 @dataclass(frozen=True)
 class Plan:
-    """One hand to play: a policy key per seat, the state it is dealt at, the opponent kind."""
+    """One hand to play: a policy key per seat, the state it is dealt at, the opponent kind, the rule set it is
+    played under (an index into ``PPOConfig.rule_sets()``)."""
 
     seats: tuple[Key, ...]
     start: Start = GAME_START
     kind: str = "self"
+    rules: int = 0
 
 
 @dataclass
@@ -81,8 +83,14 @@ def plan_hands(cfg: PPOConfig, rng: np.random.Generator, pool_size: int) -> list
         if kind == "pool":
             opponent = ("pool", int(rng.integers(pool_size)))
         seats = tuple(LEARNER if side == learner_side else opponent for side in side_of)
-        plans.append(Plan(seats, draw_start(rng, game, cfg.score_context), kind))
+        plans.append(Plan(seats, draw_start(rng, game, cfg.score_context), kind, draw_rules(cfg, rng)))
     return plans
+
+
+def draw_rules(cfg: PPOConfig, rng: np.random.Generator) -> int:
+    """The rule set of a hand: ``mixed_rules`` (1) for a ``mixed_share`` of them; with none, 0 and no draw (the
+    rollouts of a run without it stay what they were)."""
+    return int(rng.random() < cfg.mixed_share) if cfg.mixed_rules else 0
 
 
 def learner_rewards(hands: list[HandResult]) -> dict[str, float]:

@@ -35,7 +35,7 @@ from spades_env.scoring import POINTS_PER_REWARD
 
 from .buffer import Batch, RolloutBuffer
 from .cloning import behaviour_clone, imitation_loss, teacher_fit, teacher_name
-from .collect import Collector
+from .collect import Collector, MixedCollector
 from .config import PPOConfig, add_config_arguments
 from .evaluate import EVAL_FIELDS, evaluate
 from .model import (
@@ -127,13 +127,16 @@ def train(cfg: PPOConfig, run_dir: str | Path, resume: bool = False, progress: b
     return stop(cfg, state, run, log, collector, clock, why, row)
 
 
-def make_collector(cfg: PPOConfig) -> Collector:
-    """The engines for ``num_envs`` hands, observations for the critic, the teacher's labels if any."""
-    return Collector(cfg.num_players, cfg.num_envs, "oracle" if cfg.privileged_critic else "default",
-                     teacher_name(cfg), cfg.teacher_phases, cfg.teacher_share, cfg.workers, rules=cfg.game_options())
+def make_collector(cfg: PPOConfig) -> Collector | MixedCollector:
+    """The engines for ``num_envs`` hands, observations for the critic, the teacher's labels if any: one
+    collector, or one per rule set with ``mixed_rules``."""
+    collectors = [Collector(cfg.num_players, cfg.num_envs, "oracle" if cfg.privileged_critic else "default",
+                            teacher_name(cfg), cfg.teacher_phases, cfg.teacher_share, cfg.workers, rules=rules)
+                  for rules in cfg.rule_sets()]
+    return collectors[0] if len(collectors) == 1 else MixedCollector(collectors)
 
 
-def ppo_iteration(cfg: PPOConfig, state: TrainingState, collector: Collector,
+def ppo_iteration(cfg: PPOConfig, state: TrainingState, collector: Collector | MixedCollector,
                   buffer: RolloutBuffer) -> tuple[RolloutStats, dict[str, float], float]:
     """One iteration: plan and collect ``num_envs`` hands, advantages (the critic on every stored row in one
     pass, then GAE per trajectory), the PPO update. Returns the rollout's stats, the losses and the seconds
@@ -200,7 +203,8 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
             **teacher_fit(model, batch, rows)}
 
 
-def stop(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, collector: Collector, clock: Clock,
+def stop(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, collector: Collector | MixedCollector,
+         clock: Clock,
          why: str, row: dict | None = None) -> dict:
     """Save the state with its wall time so far, close the worker and the logs, draw the curve and say how to
     go on; returns the counters and the last metrics."""
