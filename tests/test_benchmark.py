@@ -28,8 +28,8 @@ def test_every_variant_preset_and_format_has_its_own_published_seed():
 
 def test_the_cells_cover_the_pool_in_both_formats_and_presets_at_the_tier_sizes():
     full = TIERS["full"]
-    cells = plan_cells("ppo", 4, full)
-    opponents = [o for o in POOLS[4] if o != "ppo-v1"]  # "ppo" is ppo-v1: no mirror match
+    cells = plan_cells("ppo-v1", 4, full)
+    opponents = [o for o in POOLS[4] if o != "ppo-v1"]  # no mirror match
     assert [(c.preset, c.format, c.opponent) for c in cells] == [
         (p, f, o) for p in ("default", "house") for f in ("single", "games") for o in opponents]
     for c in cells:  # the same deals for every opponent of a (preset, format)

@@ -33,7 +33,8 @@ from .features import CardFeatures
 from .sparse import SparseRows, sparse_linear
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
-SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}
+SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p-v2.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}  # what `ppo` and `ppo-2p` play
+PPO_V1 = CHECKPOINT_DIR / "ppo-4p.pt"  # `ppo-v1`, the four-player network before `ppo-v2`
 GEN1 = CHECKPOINT_DIR / "ppo-4p-gen1.pt"  # an earlier four-player network (its history: its meta["provenance"])
 
 
@@ -383,8 +384,13 @@ class PPOAgent(BaseAgent):
 
 
 def ppo_agent(path: str | None = None, **kwargs) -> PPOAgent:
-    """Registry factory for ``"ppo"`` / ``"ppo:path.pt"`` (four players by default)."""
+    """Registry factory for ``"ppo-v2"`` (alias ``"ppo"``) / ``"ppo:path.pt"`` (four players by default)."""
     return PPOAgent(path or None, **{"num_players": 4, **kwargs})
+
+
+def ppo_v1_agent(path: str | None = None, **kwargs) -> PPOAgent:
+    """Registry factory for ``"ppo-v1"``: the first shipped four-player network (``ppo-v1:path.pt`` as ``ppo``)."""
+    return PPOAgent(path or PPO_V1, **{"num_players": 4, **kwargs})
 
 
 def ppo_gen1_agent(**kwargs) -> PPOAgent:
