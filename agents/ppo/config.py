@@ -66,7 +66,7 @@ class PPOConfig:
     rule_options: dict = _rules({}, "rule options overriding the preset's, e.g. {bag_limit: 5} (the rule flags "
                                     "below set them)")
     mixed_rules: str = _rules("", "a second preset: a mixed_share of the hands, cloning's too, is played under it "
-                                  "(with rule_options); evaluations stay under --rules")
+                                  "(with rule_options); evaluations stay under the rules field")
     mixed_share: float = _rules(0.5, "share of the hands played under mixed_rules")
     pool_size: int = _hands(10, "past snapshots kept in the pool")
     snapshot_every: int = _hands(10, "updates between snapshots added to the pool")
