@@ -12,3 +12,6 @@ t --agents "$cand" ppo-v1 --rules default --single-hand --games 4000 --seed 4723
 t --agents "$cand" ppo-v1 --rules house --single-hand --games 4000 --seed 47236 --out "$out/v1_house_single"
 t --agents "endgame:$cand" heuristic-v2 --rules default --single-hand --games 2000 --seed 47237 --out "$out/endgame_default_single"
 t --agents "endgame:$cand" heuristic-v2 --rules house --single-hand --games 2000 --seed 47238 --out "$out/endgame_house_single"
+# the addendum: the hybrid in games to 500
+t --agents "endgame:$cand" heuristic-v2 --rules default --games 400 --seed 47239 --out "$out/endgame_default_games"
+t --agents "endgame:$cand" heuristic-v2 --rules house --games 400 --seed 47240 --out "$out/endgame_house_games"
