@@ -111,7 +111,7 @@ def demonstrations(cfg: PPOConfig, collector: Collector | MixedCollector, rng: n
     teacher = ("agent", cfg.teacher)
     buffer = RolloutBuffer(gamma=1.0, lam=1.0)
     buffer.reserve(cfg.bc_hands * ROWS_PER_HAND)
-    game = collector.games.config
+    game = cfg.game_config()
     bar = _bar(progress, cfg.bc_hands, 0, "teacher's games")
     began, done = time.perf_counter(), 0
     while done < cfg.bc_hands:

@@ -107,8 +107,7 @@ class MixedCollector:
 
     def __init__(self, collectors: list[Collector]) -> None:
         self.collectors = collectors
-        first = collectors[0]
-        self.num_players, self.num_envs, self.games = first.num_players, first.num_envs, first.games
+        self.num_players, self.num_envs = collectors[0].num_players, collectors[0].num_envs
 
     def collect(self, plans: list[Plan], rng: np.random.Generator, model: ActorCritic | None,
                 pool: list[ActorCritic], generator: torch.Generator, buffer: RolloutBuffer,

@@ -204,8 +204,7 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
 
 
 def stop(cfg: PPOConfig, state: TrainingState, run: RunFolder, log: RunLog, collector: Collector | MixedCollector,
-         clock: Clock,
-         why: str, row: dict | None = None) -> dict:
+         clock: Clock, why: str, row: dict | None = None) -> dict:
     """Save the state with its wall time so far, close the worker and the logs, draw the curve and say how to
     go on; returns the counters and the last metrics."""
     clock.tick()
