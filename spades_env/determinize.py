@@ -251,7 +251,10 @@ class _Problem:
         by_places: dict[tuple[int, ...], list[int]] = defaultdict(list)
         for card in cards_of(unknown):
             places = tuple(k for k, i in enumerate(constrained) if slots[i].allowed >> card & 1)
-            by_places[places + ((len(constrained),) if free else ())].append(card)
+            places += (len(constrained),) if free else ()
+            if not places:  # a card no place may hold (hands given that leave it to seats void in its suit)
+                raise NoConsistentDeal(NO_DEAL)
+            by_places[places].append(card)
         groups = tuple(sorted((tuple(cs), places) for places, cs in by_places.items()))
         return cls(tuple(cards_of(unknown)), slots, constrained, free, groups,
                    _likely_to_pass(unknown, [slots[i] for i in constrained]))

@@ -211,6 +211,28 @@ def test_a_hand_given_to_the_resampler_is_kept_and_the_rest_is_drawn_around_it(n
     assert given > 20
 
 
+def test_hands_given_that_leave_a_card_to_a_seat_void_in_its_suit_are_refused():
+    """Each given hand fits, but together they leave a card only a seat void in its suit could hold."""
+    refused = 0
+    for i, game in enumerate(POSITIONS[4]):
+        seat = game.current_player
+        if not game.looked[seat] or game.passes:
+            continue
+        voids = D._shown_voids(game)
+        others = [p for p in range(4) if p != seat]
+        for void_seat, giver, third in itertools.permutations(others):
+            void_cards = [c for c in cards_of(game.hands[giver]) if voids[void_seat] >> (c // 13) & 1]
+            swaps = [d for d in cards_of(game.hands[void_seat]) if not voids[giver] >> (d // 13) & 1]
+            if not void_cards or not swaps:
+                continue
+            moved = game.hands[giver] & ~(1 << void_cards[0]) | 1 << swaps[0]
+            with pytest.raises(D.NoConsistentDeal):
+                D.resample(game, seat, np.random.default_rng(i), hands={giver: moved, third: game.hands[third]})
+            refused += 1
+            break
+    assert refused >= 3
+
+
 def test_a_finished_game_resamples_too():
     for n in (4, 2):
         game = SpadesGame(num_players=n, single_hand=True)

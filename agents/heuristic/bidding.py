@@ -248,11 +248,29 @@ def choose_bid(view: PlayerView, hand: int, params: Params = DEFAULT, jitter: fl
 def choose_pass(view: PlayerView, hand: int) -> int:
     """Blind Nil exchange: the bidder passes back its most dangerous cards; the partner passes its lowest."""
     me = view.seat
-    cards = cards_of(hand)
-    if view.blind[me] and view.bids[me] == 0:
-        return max(cards, key=lambda c: card_nil_danger(c, hand))
-    # The partner gives low cards, keeping spades (and so ruffing power) when it can.
-    return min(cards, key=lambda c: RANK_OF[c] + (6 if SUIT_OF[c] == SPADES else 0))
+    return bidder_pass(hand) if view.blind[me] and view.bids[me] == 0 else partner_pass(hand)
+
+
+def bidder_pass(hand: int) -> int:
+    """The card a Blind Nil bidder passes back: its most dangerous."""
+    return max(cards_of(hand), key=lambda c: card_nil_danger(c, hand))
+
+
+def partner_pass(hand: int) -> int:
+    """The card a Blind Nil bidder's partner passes: its lowest, keeping spades (and so ruffing power) when it can."""
+    return min(cards_of(hand), key=lambda c: RANK_OF[c] + (6 if SUIT_OF[c] == SPADES else 0))
+
+
+def exchange(bidder: int, partner: int, cards: int) -> tuple[int, int]:
+    """The two hands (masks) after a Blind Nil exchange of ``cards`` each way by :func:`choose_pass`'s rule,
+    in the engine's order: the partner passes first, then the bidder."""
+    for _ in range(cards):
+        card = partner_pass(partner)
+        partner, bidder = partner & ~(1 << card), bidder | 1 << card
+    for _ in range(cards):
+        card = bidder_pass(bidder)
+        bidder, partner = bidder & ~(1 << card), partner | 1 << card
+    return bidder, partner
 
 
 def keep_value(card: int) -> float:

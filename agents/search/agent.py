@@ -44,7 +44,9 @@ class SearchAgent(BaseAgent):
       among the equal best. ``nil_risk`` and ``bid_sigma`` (None by default:
       uniform worlds): card play samples worlds in which the other seats'
       Nil bids, and their other bids, fit their dealt hands
-      (:func:`.worlds.fitted_worlds`).
+      (:func:`.worlds.fitted_worlds`); ``exchange_fit`` (False by default):
+      against a Blind Nil, worlds in which the bidder and its partner hold
+      what the heuristic's exchange leaves them (:func:`.worlds.exchanged_worlds`).
     - **Bids, Nil included**: by play-outs (:mod:`.bidding`): over ``bid_worlds``
       deals consistent with the view (two players: the opponent's hand drawn as
       the heuristic draws), each played to the end by the heuristic,
@@ -78,7 +80,8 @@ class SearchAgent(BaseAgent):
 
     def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, max_tricks: int | None = None,
                  bid_worlds: int = 24, blind_worlds: int = 24, timings: str | None = None,
-                 nil_tricks: int = 0, nil_risk: float | None = None, bid_sigma: float | None = None) -> None:
+                 nil_tricks: int = 0, nil_risk: float | None = None, bid_sigma: float | None = None,
+                 exchange_fit: bool = False) -> None:
         if worlds < 0 or ms < 0 or nil_tricks < 0:
             raise ValueError(f"worlds, ms and nil_tricks must be >= 0, got worlds={worlds!r}, ms={ms!r}, "
                              f"nil_tricks={nil_tricks!r}")
@@ -88,7 +91,8 @@ class SearchAgent(BaseAgent):
                                       max_tricks=MAX_TRICKS[n] if max_tricks is None else int(max_tricks),
                                       nil_tricks=int(nil_tricks),
                                       nil_risk=None if nil_risk is None else float(nil_risk),
-                                      bid_sigma=None if bid_sigma is None else float(bid_sigma))
+                                      bid_sigma=None if bid_sigma is None else float(bid_sigma),
+                                      exchange_fit=bool(exchange_fit))
                         for n in MAX_TRICKS}
         self.bid_worlds = int(bid_worlds)
         self.blind_worlds = int(blind_worlds)

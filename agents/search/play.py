@@ -41,6 +41,9 @@ class PlayBudget:
     # at most nil_risk; each other bid near the dealt hand's trick estimate, within about bid_sigma tricks
     nil_risk: float | None = None
     bid_sigma: float | None = None
+    # against a Blind Nil that was exchanged: the bidder's and its partner's hands as the heuristic's exchange
+    # leaves them (worlds.exchanged_worlds)
+    exchange_fit: bool = False
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -78,7 +81,8 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     totals: dict[int, float] = dict.fromkeys(view.legal_actions, 0.0)
     solved = spent = 0
     cap = budget.world_cap()
-    for world in fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma):
+    for world in fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma,
+                                budget.exchange_fit):
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
             break

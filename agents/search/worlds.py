@@ -5,8 +5,9 @@ Every world is drawn by the engine's resampler from the seat's information state
 with ``needs_infostate``, or one rebuilt from a view that has none). Uniform worlds
 (:func:`worlds`) are what it draws by itself; the opponent models here choose some hidden hands
 their own way and let it draw the rest given them (``InformationState.resample(rng, hands=...)``):
-the two-player opponent's hand as the heuristic draws (:func:`drawn_worlds`), and four-player worlds
-that fit the other seats' bids (:func:`fitted_worlds`, by rejection).
+the two-player opponent's hand as the heuristic draws (:func:`drawn_worlds`), four-player worlds
+that fit the other seats' bids (:func:`fitted_worlds`, by rejection), and an opposing Blind Nil
+bidder's and its partner's hands as the heuristic's exchange leaves them (:func:`exchanged_worlds`).
 """
 
 from __future__ import annotations
@@ -18,16 +19,17 @@ from functools import lru_cache
 import numpy as np
 
 from spades_env.cards import FULL_DECK, cards_of, mask_of
-from spades_env.determinize import HAND_SIZE
+from spades_env.determinize import HAND_SIZE, NoConsistentDeal
 from spades_env.game import Phase, SpadesGame
 from spades_env.rebuild import InconsistentView, cards_allowed, cards_played, information_state
+from spades_env.variant import variant_of
 from spades_env.view import PlayerView
 
-from ..heuristic.bidding import estimate_tricks, keep_offered, nil_risk
+from ..heuristic.bidding import estimate_tricks, exchange, keep_offered, nil_risk
 from ..heuristic.params import V2
 
-__all__ = ["InconsistentView", "drawn_worlds", "fitted_worlds", "keep_odds", "simulate_draw", "weighted_subset",
-           "worlds"]
+__all__ = ["InconsistentView", "drawn_worlds", "exchange_odds", "exchanged_worlds", "fitted_worlds", "keep_odds",
+           "simulate_draw", "weighted_subset", "worlds"]
 
 
 def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[SpadesGame]:
@@ -42,7 +44,7 @@ def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[S
 
 
 def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_risk: float | None = None,
-                  bid_sigma: float | None = None, tries: int = 8) -> Iterator[SpadesGame]:
+                  bid_sigma: float | None = None, exchange_fit: bool = False, tries: int = 8) -> Iterator[SpadesGame]:
     """Four players: worlds that fit what the other seats bid, for seats that bid as the heuristic does.
 
     Why: uniform worlds deal a Nil bidder aces and kings as often as anyone (so that in most of them its
@@ -57,13 +59,15 @@ def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_ri
       sum over those seats of the squared differences.
 
     Worlds are drawn by rejection, at most ``tries`` draws per world; past that the remaining worlds are
-    taken as drawn. Without a seat to fit, the worlds of :func:`drawn_worlds`.
+    taken as drawn. Without a seat to fit, the worlds as drawn: those of :func:`exchanged_worlds` with
+    ``exchange_fit``, else of :func:`drawn_worlds`.
     """
     fit = _bid_fit(view, nil_risk, bid_sigma)
+    draw = exchanged_worlds if exchange_fit else drawn_worlds
     if fit is None:
-        yield from drawn_worlds(view, count, rng)
+        yield from draw(view, count, rng)
         return
-    draws = drawn_worlds(view, count * tries, rng)
+    draws = draw(view, count * tries, rng)
     left = count * tries
     for made in range(count):
         for world in draws:
@@ -137,6 +141,74 @@ def drawn_worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iter
     size = HAND_SIZE - played[opp].bit_count()
     for _ in range(count):
         yield state.resample(rng, hands={opp: weighted_subset(candidates, weights, size, rng)})
+
+
+def exchanged_worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[SpadesGame]:
+    """Four players, in the play against a Blind Nil that was exchanged: worlds in which the bidder's and its
+    partner's hands are what the heuristic's exchange (:func:`~spades_env.agents.heuristic.bidding.exchange`)
+    leaves them.
+
+    Why not :func:`worlds`: the bidder gave its partner its three most dangerous cards for the partner's three
+    lowest, so it holds far fewer high cards than a uniform hand, and its partner more; defenders who solve
+    uniform worlds see a Blind Nil that falls whatever they play, or one that stands, far more often than it
+    does. This is an opponent model, for a side that exchanges as the heuristic does: the bidder's hand is
+    drawn with a weight per card, the odds that the exchange leaves the card with it (:func:`exchange_odds`),
+    among the hands consistent with the view; then its partner's the same way among the cards left; my partner
+    holds the rest. Where the weighted hands leave my partner none that fits its voids, the partner's hand, then
+    the bidder's, are drawn uniformly. Elsewhere (no such Blind Nil, or I am on its side): :func:`drawn_worlds`.
+    """
+    seat = view.seat
+    bidders = [s for s in ((seat + 1) % 4, (seat + 3) % 4) if view.num_players == 4 and view.blind[s]]
+    if (view.phase != Phase.PLAY or not view.config.blind_nil_exchange or len(bidders) != 1
+            or view.blind[(bidders[0] + 2) % 4]):
+        yield from drawn_worlds(view, count, rng)
+        return
+    bidder, partner = bidders[0], (bidders[0] + 2) % 4
+    played = cards_played(view)
+    dealt = mask_of(view.hand) | played[seat]
+    odds_bidder, odds_partner = exchange_odds(FULL_DECK & ~dealt, variant_of(4).blind_nil_cards)
+    allowed = cards_allowed(view)
+    held = FULL_DECK & ~dealt & ~(played[0] | played[1] | played[2] | played[3])  # the three other hands
+    state = information_state(view)
+    for _ in range(count):
+        hands: dict[int, int] = {}
+        try:
+            cards = cards_of(held & allowed[bidder])
+            hands[bidder] = weighted_subset(cards, [odds_bidder[c] for c in cards],
+                                            HAND_SIZE - played[bidder].bit_count(), rng)
+            cards = cards_of(held & allowed[partner] & ~hands[bidder])
+            hands[partner] = weighted_subset(cards, [odds_partner[c] for c in cards],
+                                             HAND_SIZE - played[partner].bit_count(), rng)
+        except InconsistentView:
+            pass
+        for given in (hands, {bidder: hands[bidder]} if bidder in hands else {}, {}):
+            try:
+                yield state.resample(rng, hands=given)
+                break
+            except NoConsistentDeal:
+                continue
+
+
+@lru_cache(maxsize=64)
+def exchange_odds(pool: int, cards: int, draws: int = 256) -> tuple[dict[int, float], dict[int, float]]:
+    """For a defender whose dealt hand leaves ``pool`` (39 cards) to the others: per card, the odds that the
+    Blind Nil bidder holds it after exchanging ``cards`` each way by the heuristic's rule, ``p / (1 - p)``, and
+    the odds that its partner does rather than my partner, ``q / (1 - p - q)``; counted over ``draws`` uniform
+    deals of the pool (seeded by it: the same for every decision of a hand), kept off 0 and 1."""
+    rng = np.random.default_rng(pool)
+    deck = np.array(cards_of(pool))
+    with_bidder = dict.fromkeys(deck.tolist(), 0)
+    with_partner = dict.fromkeys(deck.tolist(), 0)
+    for _ in range(draws):
+        order = rng.permutation(deck)
+        bidder, partner = exchange(mask_of(order[:HAND_SIZE].tolist()),
+                                   mask_of(order[HAND_SIZE:2 * HAND_SIZE].tolist()), cards)
+        for card in with_bidder:
+            with_bidder[card] += bidder >> card & 1
+            with_partner[card] += partner >> card & 1
+    return ({card: (k + 0.5) / (draws - k + 0.5) for card, k in with_bidder.items()},
+            {card: (with_partner[card] + 0.5) / (draws - k - with_partner[card] + 0.5)
+             for card, k in with_bidder.items()})
 
 
 def simulate_draw(order: list[int]) -> int:
