@@ -11,14 +11,14 @@ import pytest
 from spades_env import actions as A
 from spades_env.agent import ask
 from spades_env.agents.heuristic import HeuristicAgent
-from spades_env.agents.heuristic.bidding import estimate_tricks, nil_risk
+from spades_env.agents.heuristic.bidding import estimate_tricks, exchange, nil_risk
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
 from spades_env.agents.search import SearchAgent, search_v2
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
-from spades_env.agents.search.worlds import fitted_worlds, worlds
-from spades_env.cards import SUIT_MASKS, card_id
+from spades_env.agents.search.worlds import exchanged_worlds, fitted_worlds, worlds
+from spades_env.cards import RANK_OF, SUIT_MASKS, card_id, cards_of
 from spades_env.determinize import resample
 from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.rebuild import InconsistentView, fill, game_from_view
@@ -259,6 +259,57 @@ def test_bid_fitted_worlds_deal_hands_near_the_bids_and_show_the_same_view():
                 gaps[sigma] += [abs(estimate_tricks(world.start_hands[s]) - view.bids[s]) for s in seats]
     assert len(gaps[None]) >= 60
     assert np.mean(gaps[0.5]) < 0.7 * np.mean(gaps[None])
+
+
+def _blind_nil_play(seed: int, tricks: int) -> SpadesGame:
+    """Seat 0 in Blind Nil, the other seats looking; the heuristic bids, exchanges and plays ``tricks`` tricks."""
+    game, bot = SpadesGame(single_hand=True), HeuristicAgent(seed=seed)
+    game.reset(seed=seed)
+    while game.phase != Phase.PLAY or len(game.plays) < 4 * tricks:
+        if game.phase == Phase.BLIND:
+            game.apply(A.BLIND_NIL if game.current_player == 0 else A.LOOK)
+        else:
+            game.apply(ask(bot, game, None))
+    return game
+
+
+def test_the_heuristics_exchange_is_what_exchange_computes():
+    for seed in range(8):
+        game = _blind_nil_play(seed, 0)
+        dealt = game.start_hands
+        assert exchange(dealt[0], dealt[2], 3) == (game.hands[0], game.hands[2])
+
+
+def test_exchanged_worlds_give_the_blind_nil_bidder_fewer_honours_and_show_the_same_view():
+    """Against a Blind Nil the heuristic exchanged, the bidder's hand in the worlds holds fewer cards of ten or
+    above than in uniform worlds, its partner's more, as in the true deals; every world fits the view."""
+    def honours(hand: int) -> int:
+        return sum(RANK_OF[c] >= 8 for c in cards_of(hand))
+
+    counts = {"true": [], "exchanged": [], "uniform": []}
+    for seed in range(10):
+        game = _blind_nil_play(seed, 1 + seed % 3)
+        while game.current_player not in (1, 3):
+            game.apply(ask(HeuristicAgent(), game, None))
+        view = player_view(game, game.current_player)
+        counts["true"].append(honours(game.hands[0]) - honours(game.hands[2]))
+        for name, draw in (("exchanged", exchanged_worlds), ("uniform", worlds)):
+            for world in draw(view, 8, np.random.default_rng(seed)):
+                assert player_view(world, view.seat) == view
+                counts[name].append(honours(world.hands[0]) - honours(world.hands[2]))
+    true, fitted, uniform = (np.mean(counts[k]) for k in ("true", "exchanged", "uniform"))
+    assert true < -1.5 and abs(uniform) < 1.0
+    assert fitted < uniform - 1.5 and abs(fitted - true) < abs(uniform - true) / 2
+
+
+def test_exchanged_worlds_are_drawn_worlds_on_the_blind_nil_side_and_without_one():
+    game = _blind_nil_play(3, 1)
+    while game.current_player != 2:
+        game.apply(ask(HeuristicAgent(), game, None))
+    view = player_view(game, 2)  # the bidder's partner knows the exchange
+    a = [w.hands for w in exchanged_worlds(view, 4, np.random.default_rng(1))]
+    b = [w.hands for w in fitted_worlds(view, 4, np.random.default_rng(1))]
+    assert a == b
 
 
 def test_search_v2_adds_the_nil_settings_and_v1_keeps_its_defaults():
