@@ -243,6 +243,25 @@ def test_evaluate_in_memory_matches_the_tournament(tmp_path):
     assert stats["win_rate_a"] == summary["pairings"][0]["win_rate_a"]
 
 
+def test_game_context_splits_each_sides_hands_by_the_score_it_stood_at(tmp_path):
+    """Under the house rule a side bids Blind Nil only 100 or more behind, so its Blind Nil hands are among
+    those; each split partitions the side's hands."""
+    from spades_env.experiments.game_context import contexts
+
+    spec = TournamentSpec(agents=("heuristic-v2", "random"), games=4, seed=3, preset="house", target_score=300)
+    run_tournament(spec, tmp_path, workers=1, progress=False, plot=False)
+    rows = contexts(str(tmp_path / "games.jsonl"))
+    for agent in ("heuristic-v2", "random"):
+        hands = rows[(agent, "all")][0]
+        assert hands > 8
+        for split in (("100 or more behind", "not that far behind"), ("bid Blind Nil", "no Blind Nil"),
+                      ("7+ bags carried", "under 7 bags carried")):
+            assert sum(rows[(agent, label)][0] for label in split) == hands
+        assert sum(rows[(agent, label)][1] for label in ("bid Blind Nil", "no Blind Nil")) == rows[(agent, "all")][1]
+    blind = [a for a in ("heuristic-v2", "random") if rows[(a, "bid Blind Nil")][0]]
+    assert blind and all(rows[(a, "bid Blind Nil")][0] <= rows[(a, "100 or more behind")][0] for a in blind)
+
+
 @pytest.mark.slow
 def test_ray_backend_on_a_local_ray_instance(tmp_path):
     """The optional Ray backend (pip install -e '.[ray]') gives the local backend's results."""
