@@ -9,7 +9,8 @@ not; and 7 bags or more carried (the bag penalty near), or fewer. Per row: hands
 
 Usage::
 
-    python -m spades_env.experiments.game_context results/benchmark/search-v1-4p-full/house/games/heuristic-v2/games.jsonl
+    python -m spades_env.experiments.game_context \\
+        results/benchmark/search-v1-4p-full/house/games/heuristic-v2/games.jsonl
 """
 
 from __future__ import annotations
