@@ -312,6 +312,20 @@ def test_exchanged_worlds_are_drawn_worlds_on_the_blind_nil_side_and_without_one
     assert a == b
 
 
+@pytest.mark.parametrize("base", ["heuristic-v1", "heuristic-v2"])
+def test_search_without_a_budget_plays_its_base_heuristic(base):
+    """With no worlds anywhere every decision is the base heuristic's: the same games, Blind Nils and exchanges
+    included."""
+    for seed in range(3):
+        games = []
+        for agent in (SearchAgent(worlds=0, bid_worlds=0, blind_worlds=0, base=base), make_agent(base)):
+            games.append(play_game([agent, make_agent("heuristic-v2")] * 2, seed=seed,
+                                   config=SpadesConfig(target_score=300), agent_seeds=(1, 2, 3, 4)).hand_records)
+        assert games[0] == games[1]
+    with pytest.raises(ValueError, match="base must be one of heuristic-v1, heuristic-v2"):
+        SearchAgent(base="heuristic-v3")
+
+
 def test_search_v2_adds_the_nil_settings_and_v1_keeps_its_defaults():
     v1, v2 = SearchAgent().budgets[4], search_v2(worlds=8).budgets[4]
     assert (v1.nil_tricks, v1.nil_risk) == (0, None)

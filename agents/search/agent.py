@@ -14,6 +14,7 @@ from spades_env.game import Phase, SpadesConfig
 from spades_env.view import PlayerView
 
 from ..heuristic import HeuristicAgent
+from ..heuristic.params import V1, V2
 from ..heuristic.play import choose_card
 from .bidding import search_bid, search_blind_nil
 from .play import PlayBudget, search_card, tricks_left
@@ -23,6 +24,9 @@ from .play import PlayBudget, search_card, tricks_left
 # heuristic instead of +13.6, 500 single-hand deals of a tuning seed).
 MAX_TRICKS = {4: 9, 2: 13}
 NODES_PER_MS = 1000  # the solver's speed on one core, about (spades_env/solver/api.py: ~1-3 million a second)
+# The heuristic whose card search plays where it does not search, whose bid it searches around, and which plays out
+# its bids: search-v1 was built on heuristic-v1.
+BASES = {"heuristic-v1": V1, "heuristic-v2": V2}
 
 
 class SearchAgent(BaseAgent):
@@ -59,6 +63,8 @@ class SearchAgent(BaseAgent):
       uniform deals (the seat has seen no card), Blind Nil against looking
       and the heuristic's bid (``blind_worlds=0``: the heuristic's rule, only
       when far behind).
+    - ``base`` (``heuristic-v1`` by default): the heuristic of the fallback
+      cards, of the bid searched around and of every play-out.
     - **The Blind Nil exchange, the two-player Blind Nil, draw and
       replacements**: the heuristic's rules
       (:class:`~spades_env.agents.heuristic.HeuristicAgent`); the two-player
@@ -81,10 +87,13 @@ class SearchAgent(BaseAgent):
     def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, max_tricks: int | None = None,
                  bid_worlds: int = 24, blind_worlds: int = 24, timings: str | None = None,
                  nil_tricks: int = 0, nil_risk: float | None = None, bid_sigma: float | None = None,
-                 exchange_fit: bool = False) -> None:
+                 exchange_fit: bool = False, base: str = "heuristic-v1") -> None:
         if worlds < 0 or ms < 0 or nil_tricks < 0:
             raise ValueError(f"worlds, ms and nil_tricks must be >= 0, got worlds={worlds!r}, ms={ms!r}, "
                              f"nil_tricks={nil_tricks!r}")
+        if base not in BASES:
+            raise ValueError(f"base must be one of {', '.join(BASES)} (the heuristic search falls back on and "
+                             f"plays out with), got {base!r}")
         if bid_sigma is not None and not bid_sigma > 0:
             raise ValueError(f"bid_sigma must be > 0 (or none: worlds that ignore the bids), got {bid_sigma!r}")
         self.budgets = {n: PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS),
@@ -97,7 +106,7 @@ class SearchAgent(BaseAgent):
         self.bid_worlds = int(bid_worlds)
         self.blind_worlds = int(blind_worlds)
         self.seed = 0 if seed is None else int(seed)
-        self.heuristic = HeuristicAgent(seed=seed)
+        self.heuristic = HeuristicAgent(seed=seed, params=BASES[base])
         self.timings_path = timings
         # (phase name, tricks left) -> [decisions, CPU seconds, wall seconds, searched decisions, worlds solved]
         self._times: dict[tuple[str, int], list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0, 0])
@@ -116,10 +125,11 @@ class SearchAgent(BaseAgent):
             action, searched, solved = choice.card, int(choice.solved > 0), choice.solved
         elif view.phase == Phase.BID and self.bid_worlds > 0:
             heuristic_bid = self.heuristic.act(observation, action_mask, view) - A.BID_BASE
-            action = A.bid_action(search_bid(view, heuristic_bid, self.bid_worlds, self._rng(view)).bid)
+            choice = search_bid(view, heuristic_bid, self.bid_worlds, self._rng(view), self.heuristic.params)
+            action = A.bid_action(choice.bid)
             searched, solved = 1, self.bid_worlds
         elif view.phase == Phase.BLIND and view.num_players == 4 and self.blind_worlds > 0:
-            blind = search_blind_nil(view, self.blind_worlds, self._rng(view)).blind_nil
+            blind = search_blind_nil(view, self.blind_worlds, self._rng(view), self.heuristic.params).blind_nil
             action = A.BLIND_NIL if blind else A.LOOK
             searched, solved = 1, self.blind_worlds
         else:

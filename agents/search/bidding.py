@@ -30,6 +30,7 @@ from spades_env.scoring import score_side
 from spades_env.view import PlayerView
 
 from ..heuristic import HeuristicAgent
+from ..heuristic.params import DEFAULT, Params
 from .worlds import drawn_worlds, worlds
 
 SPREAD = 2  # bids within this many tricks of the heuristic's are scored
@@ -41,15 +42,17 @@ class BidChoice:
     means: dict[int, float]  # mean points difference per bid considered
 
 
-def search_bid(view: PlayerView, heuristic_bid: int, count: int, rng: np.random.Generator) -> BidChoice:
-    """The bid with the best mean points difference over ``count`` worlds (see the module docstring)."""
+def search_bid(view: PlayerView, heuristic_bid: int, count: int, rng: np.random.Generator,
+               params: Params = DEFAULT) -> BidChoice:
+    """The bid with the best mean points difference over ``count`` worlds (see the module docstring), played
+    out by the heuristic with ``params``."""
     seat, side = view.seat, view.side
     low = max(1, heuristic_bid - SPREAD)
     candidates = range(low, min(13, max(heuristic_bid, low) + SPREAD) + 1)
     try_nil = view.config.nil and _partner_bid(view) != 0
     normal = dict.fromkeys(candidates, 0.0)
     nil = 0.0
-    player = HeuristicAgent(seed=int(rng.integers(2**31)))
+    player = HeuristicAgent(seed=int(rng.integers(2**31)), params=params)
     for world in drawn_worlds(view, count, rng):
         record = _play_out(world.clone() if try_nil else world, A.bid_action(max(heuristic_bid, 1)), player)
         other = record["points"][1 - side]
@@ -73,11 +76,12 @@ class BlindChoice:
     look_mean: float  # ... after looking and bidding as the heuristic does
 
 
-def search_blind_nil(view: PlayerView, count: int, rng: np.random.Generator) -> BlindChoice:
-    """Blind Nil or look, by the mean points difference of paired play-outs (see the module docstring)."""
+def search_blind_nil(view: PlayerView, count: int, rng: np.random.Generator, params: Params = DEFAULT) -> BlindChoice:
+    """Blind Nil or look, by the mean points difference of paired play-outs by the heuristic with ``params``
+    (see the module docstring)."""
     side = view.side
     totals = {A.BLIND_NIL: 0.0, A.LOOK: 0.0}
-    player = HeuristicAgent(seed=int(rng.integers(2**31)))
+    player = HeuristicAgent(seed=int(rng.integers(2**31)), params=params)
     for world in worlds(view, count, rng):
         for action in totals:
             record = _play_out(world.clone(), action, player)
