@@ -25,7 +25,6 @@ register("random-v1", "spades_env.agents.random_agent:RandomAgent", positional=F
 register("heuristic-v1", "spades_env.agents.heuristic:heuristic_v1", positional=False)
 register("heuristic-v2", "spades_env.agents.heuristic:heuristic_v2", positional=False)
 register("search-v1", "spades_env.agents.search:SearchAgent", positional=False)
-register("search-v2", "spades_env.agents.search:search_v2", positional=False)
 register("ppo-v1", "spades_env.agents.ppo.model:ppo_v1_agent")
 register("ppo-v2", "spades_env.agents.ppo.model:ppo_agent")
 register("ppo-2p-v1", "spades_env.agents.ppo.model:ppo_2p_agent")

@@ -16,7 +16,6 @@ from spades_env.agents.heuristic.params import V1, V2
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
 from spades_env.agents.search import SearchAgent, search_v2
-from spades_env.agents.search.agent import V2_SETTINGS
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
 from spades_env.agents.search.worlds import exchanged_worlds, fitted_worlds, worlds
@@ -328,11 +327,11 @@ def test_search_without_a_budget_plays_its_base_heuristic(base):
         SearchAgent(base="heuristic-v3")
 
 
-def test_search_v2_adds_its_settings_and_v1_keeps_its_defaults():
-    v1, v2 = SearchAgent(), make_agent("search-v2:worlds=8,seed=3")
+def test_search_v2_adds_the_nil_settings_and_v1_keeps_its_defaults():
+    v1, v2 = SearchAgent(), search_v2(worlds=8)
     assert (v1.budgets[4].nil_tricks, v1.budgets[4].nil_risk, v1.heuristic.params) == (0, None, V1)
-    assert (v2.budgets[4].nil_tricks, v2.budgets[4].nil_risk, v2.budgets[4].worlds, v2.seed) == (13, 1.05, 8, 3)
-    assert v2.heuristic.params == V2 and search_v2().budgets == SearchAgent(**V2_SETTINGS).budgets
+    assert (v2.budgets[4].nil_tricks, v2.budgets[4].nil_risk, v2.budgets[4].worlds) == (13, 1.05, 8)
+    assert make_agent("search-v1:base=heuristic-v2").heuristic.params == V2
 
 
 def test_registered_with_keyword_arguments(tmp_path):

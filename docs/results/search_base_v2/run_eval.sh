@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Step 2 of eval_plan.txt: the candidate chosen by the screening against heuristic-v2 and search-v1, duplicate,
-# four players; each tournament writes its timings file (CPU ms a decision by phase and tricks left).
+# Step 2 of eval_plan.txt: the screening's candidate (the search on heuristic-v2 with the Nil settings) against
+# heuristic-v2 and search-v1, duplicate, four players; each tournament writes its timings file (CPU ms a
+# decision by phase and tricks left).
 set -euo pipefail
-cand=${CAND:?set CAND to the candidate spec, e.g. search-v1:base=heuristic-v2}
+cand=${CAND:?set CAND to the candidate spec: search-v1:base=heuristic-v2,nil_tricks=13,nil_risk=1.05}
 out=${OUT:-results/search3/eval}
 t() { spades tournament --workers 2 --no-progress "$@"; }
 with_timings() { echo "$cand,name=cand,timings=$out/$1_timings.jsonl"; }
