@@ -206,9 +206,14 @@ def exchange_odds(pool: int, cards: int, draws: int = 256) -> tuple[dict[int, fl
         for card in with_bidder:
             with_bidder[card] += bidder >> card & 1
             with_partner[card] += partner >> card & 1
-    return ({card: (k + 0.5) / (draws - k + 0.5) for card, k in with_bidder.items()},
-            {card: (with_partner[card] + 0.5) / (draws - k - with_partner[card] + 0.5)
-             for card, k in with_bidder.items()})
+    return ({card: _odds(k, draws - k) for card, k in with_bidder.items()},
+            {card: _odds(with_partner[card], draws - k - with_partner[card]) for card, k in with_bidder.items()})
+
+
+def _odds(hits: int, misses: int) -> float:
+    """The odds ``hits / misses`` of a counted event, half a count added to each so that they stay off 0 and
+    infinity."""
+    return (hits + 0.5) / (misses + 0.5)
 
 
 def simulate_draw(order: list[int]) -> int:
@@ -236,7 +241,7 @@ def keep_odds(pool: int, draws: int = 256) -> dict[int, float]:
         hand = simulate_draw(rng.permutation(cards).tolist())
         for card in kept:
             kept[card] += hand >> card & 1
-    return {card: (k + 0.5) / (draws - k + 0.5) for card, k in kept.items()}
+    return {card: _odds(k, draws - k) for card, k in kept.items()}
 
 
 def weighted_subset(cards: list[int], weights: list[float], size: int, rng: np.random.Generator) -> int:
