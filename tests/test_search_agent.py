@@ -15,7 +15,7 @@ from spades_env.agents.heuristic.bidding import estimate_tricks, exchange, nil_r
 from spades_env.agents.heuristic.params import V1, V2
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
-from spades_env.agents.search import SearchAgent, search_v2
+from spades_env.agents.search import SearchAgent
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
 from spades_env.agents.search.worlds import exchanged_worlds, fitted_worlds, worlds
@@ -327,8 +327,8 @@ def test_search_without_a_budget_plays_its_base_heuristic(base):
         SearchAgent(base="heuristic-v3")
 
 
-def test_search_v2_adds_the_nil_settings_and_v1_keeps_its_defaults():
-    v1, v2 = SearchAgent(), search_v2(worlds=8)
+def test_the_nil_settings_as_options_and_v1_keeps_its_defaults():
+    v1, v2 = SearchAgent(), make_agent("search-v1:nil_tricks=13,nil_risk=1.05,worlds=8")
     assert (v1.budgets[4].nil_tricks, v1.budgets[4].nil_risk, v1.heuristic.params) == (0, None, V1)
     assert (v2.budgets[4].nil_tricks, v2.budgets[4].nil_risk, v2.budgets[4].worlds) == (13, 1.05, 8)
     assert make_agent("search-v1:base=heuristic-v2").heuristic.params == V2

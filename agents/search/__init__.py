@@ -5,6 +5,6 @@
 view and samples worlds with the engine's resampler, :mod:`.play` solves them.
 """
 
-from .agent import SearchAgent, search_v2
+from .agent import SearchAgent
 
-__all__ = ["SearchAgent", "search_v2"]
+__all__ = ["SearchAgent"]

@@ -165,14 +165,3 @@ class SearchAgent(BaseAgent):
                 fh.write(json.dumps({"worlds": budget.worlds, "nodes": budget.nodes,
                                      "max_tricks": {n: b.max_tricks for n, b in self.budgets.items()},
                                      "rows": self.timing_table()}) + "\n")
-
-
-# The Nil settings (docs/search.md#the-nil-settings-and-the-options-beyond-search-v1): against and beside a Nil,
-# card play searches the Nils' stakes from the first trick, on worlds in which a Nil bidder holds a Nil hand.
-V2_SETTINGS = {"nil_tricks": 13, "nil_risk": 1.05}
-
-
-def search_v2(**kwargs) -> SearchAgent:
-    """``search-v1`` with :data:`V2_SETTINGS`, the Nil settings (any argument given overrides them); not a
-    registered version: it did not measurably improve on ``search-v1`` (docs/search.md#measured)."""
-    return SearchAgent(**{**V2_SETTINGS, **kwargs})
