@@ -12,13 +12,12 @@ from spades_env.observations import layout
 
 SOURCE, TARGET = Path("runs/distil4p_v2/labels"), Path("runs/distil4p_v2_nonil/labels")
 TARGET.mkdir(parents=True, exist_ok=True)
-blocks = layout(4)
-bids_at, tricks_at = blocks["bids"].start, blocks["tricks"].start
+bids, tricks = layout(4)["bids"], layout(4)["tricks"]
 for path in sorted(SOURCE.glob("chunk-*.pt")):
     chunk = torch.load(path)
     obs = chunk["obs"].float()
-    bids = obs[:, bids_at:bids_at + 64].reshape(-1, 4, 16)  # one-hot: not yet, 0..13, Blind Nil
-    nil = (bids[:, :, 1] > 0) | (bids[:, :, 15] > 0)
-    standing = (nil & (obs[:, tricks_at:tricks_at + 4] == 0)).any(1)
+    bid = obs[:, bids.start:bids.stop].reshape(-1, *bids.shape)  # per seat one-hot: not yet, 0..13, Blind Nil
+    nil = (bid[:, :, 1] > 0) | (bid[:, :, 15] > 0)
+    standing = (nil & (obs[:, tricks.start:tricks.stop] == 0)).any(1)
     keep = ~(chunk["masks"][:, :52].any(1) & standing)
     torch.save({name: rows[keep] for name, rows in chunk.items()}, TARGET / path.name)
