@@ -543,3 +543,22 @@ def test_mixed_rules_play_each_hand_under_the_rule_set_its_plan_names():
         collector.close()
     assert [hand.slot for hand in stats.hands] == list(range(9))
     assert [any(hand.record["blind_nil"]) for hand in stats.hands] == [plan.rules == 1 for plan in plans]
+
+
+@pytest.mark.parametrize("critic_obs", [True, False])
+def test_critic_warmup_moves_the_value_and_holds_the_actor(critic_obs):
+    torch.manual_seed(0)
+    model = ActorCritic(observation_size(4), [32], observation_size(4, "oracle") if critic_obs else None)
+    plans = [Plan((LEARNER, ("agent", "heuristic")) * 2) for _ in range(6)]
+    buffer = RolloutBuffer(1.0, 0.95)
+    Collector(4, 6, "oracle" if critic_obs else "default").collect(
+        plans, np.random.default_rng(0), model, [], torch.Generator().manual_seed(0), buffer)
+    batch = buffer.batch(model)
+    actor = {id(p) for p in model.actor_parameters()}
+    before = {name: p.detach().clone() for name, p in model.named_parameters()}
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    ppo_update(model, optimizer, batch, PPOConfig(torch_threads=1, bf16=False), torch.Generator().manual_seed(0),
+               actor=False)
+    for name, p in model.named_parameters():
+        assert torch.equal(p, before[name]) == (id(p) in actor), name
+    assert not any(name.startswith("value") for name, p in model.named_parameters() if id(p) in actor)

@@ -89,6 +89,8 @@ class PPOConfig:
     vf_coef: float = _ppo(0.5, "value loss weight")
     max_grad_norm: float = _ppo(0.5, "gradient clipping norm")
     target_kl: float = _ppo(0.0, "stop an update's passes early above this KL (0: never)")
+    critic_warmup: int = _ppo(0, "first PPO updates that train the critic alone, the actor held (for starting "
+                                 "weights without a critic, e.g. a shipped policy)")
 
     teacher: str = _teacher("heuristic", "registry agent cloned before PPO and labelling the learner's moves in it")
     bc_hands: int = _teacher(8000, "hands the teacher plays at every seat for cloning (0: no cloning)")
@@ -118,6 +120,8 @@ class PPOConfig:
             raise ValueError(f"mixed_share must be in [0, 1], got {self.mixed_share!r}")
         if self.num_envs < 1 or self.num_minibatches < 1 or self.update_epochs < 1:
             raise ValueError("num_envs, num_minibatches and update_epochs must be >= 1")
+        if self.critic_warmup < 0:
+            raise ValueError(f"critic_warmup must be >= 0 updates, got {self.critic_warmup!r}")
         if not isinstance(self.rule_options, dict) or set(self.rule_options) & set(FORMAT_OPTIONS):
             raise ValueError(f"rule_options must be a mapping of rule options other than {FORMAT_OPTIONS}, "
                              f"got {self.rule_options!r}")

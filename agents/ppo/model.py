@@ -74,6 +74,12 @@ class ActorCritic(nn.Module):
         """The constructor's arguments: ``ActorCritic(*net.shape)`` is a network of the same architecture."""
         return self.obs_size, self.hidden_sizes, self.critic_obs_size, self.card_features
 
+    def actor_parameters(self) -> list[nn.Parameter]:
+        """What acting depends on: everything but the value head and the privileged critic (a torso shared
+        with the value head is the actor's)."""
+        critic = {id(p) for module in (self.critic, self.value) if module is not None for p in module.parameters()}
+        return [p for p in self.parameters() if id(p) not in critic]
+
     def forward(self, x: torch.Tensor, feats: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw (unmasked) logits ``(B, 71)`` and values ``(B,)`` from ``(B, critic_obs_size or obs_size)`` inputs
         (``feats``: their :meth:`features_of`, if already computed)."""

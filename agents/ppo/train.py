@@ -148,14 +148,17 @@ def ppo_iteration(cfg: PPOConfig, state: TrainingState, collector: Collector | M
     collect_s = time.perf_counter() - began
     with torch_threads(cfg.torch_threads):
         batch = buffer.batch(state.model, cfg.bf16)
-        losses = ppo_update(state.model, state.optimizer, batch, cfg, state.generator)
+        actor = state.counters["update"] >= cfg.critic_warmup
+        losses = ppo_update(state.model, state.optimizer, batch, cfg, state.generator, actor)
     buffer.clear()
     return stats, losses, collect_s
 
 
 def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batch, cfg: PPOConfig,
-               generator: torch.Generator) -> dict[str, float]:
-    """The clipped-objective update of CleanRL's ``ppo.py``, on masked logits (plus the teacher term)."""
+               generator: torch.Generator, actor: bool = True) -> dict[str, float]:
+    """The clipped-objective update of CleanRL's ``ppo.py``, on masked logits (plus the teacher term).
+    ``actor=False`` trains the critic alone, the actor held: a fresh critic's advantages are noise, and an
+    actor trained on them forgets what it started from."""
     model.train()
     rows = model.rows(batch.obs) if batch.rows is None else batch.rows  # (a batch built without the critic's pass)
     n, clipfracs = len(batch), []
@@ -188,10 +191,15 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
                                             - returns) ** 2)
             v_loss = 0.5 * v_loss.mean()
 
-            loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
-            loss = loss + imitation_loss(log_probs, batch.teacher_actions[idx], cfg.teacher_coef)
+            loss = cfg.vf_coef * v_loss
+            if actor:
+                loss = loss + pg_loss - cfg.ent_coef * entropy
+                loss = loss + imitation_loss(log_probs, batch.teacher_actions[idx], cfg.teacher_coef)
             optimizer.zero_grad()
             loss.backward()
+            if not actor:  # a torso shared with the value head stays too (Adam skips parameters without grad)
+                for p in model.actor_parameters():
+                    p.grad = None
             nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
             optimizer.step()
         if cfg.target_kl and approx_kl > cfg.target_kl:
