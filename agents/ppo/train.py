@@ -191,13 +191,11 @@ def ppo_update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: Batc
                                             - returns) ** 2)
             v_loss = 0.5 * v_loss.mean()
 
-            loss = cfg.vf_coef * v_loss
-            if actor:
-                loss = loss + pg_loss - cfg.ent_coef * entropy
-                loss = loss + imitation_loss(log_probs, batch.teacher_actions[idx], cfg.teacher_coef)
+            loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+            loss = loss + imitation_loss(log_probs, batch.teacher_actions[idx], cfg.teacher_coef)
             optimizer.zero_grad()
             loss.backward()
-            if not actor:  # a torso shared with the value head stays too (Adam skips parameters without grad)
+            if not actor:  # what reaches the critic and value head is the value loss alone (Adam skips no-grad params)
                 for p in model.actor_parameters():
                     p.grad = None
             nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
