@@ -5,7 +5,9 @@ Blind Nil, which is made about nine times in ten after the exchange, so the side
 hands worth far more than the others: a stronger side is behind less often, and its opponent more. This
 reads a tournament's ``games.jsonl`` (games to 500) and splits every hand of each agent's side by what it
 stood at before the hand: the Blind Nil deficit or more behind (a hand in which it may bid Blind Nil), or
-not; and 7 bags or more carried (the bag penalty near), or fewer. Per row: hands and points per hand.
+not; and 7 bags or more carried (the bag penalty near), or fewer. Per row: hands, points per hand, and the
+points difference per hand (its side's less the other's: for the rows 100 or more behind, the catch-up that
+``agents/ppo/score_context.py`` counts in a lead).
 
 Usage::
 
@@ -23,8 +25,9 @@ NEAR_PENALTY = 7  # bags carried from which the next hand's overtricks may cost 
 
 
 def contexts(path: str) -> dict[tuple[str, str], list[float]]:
-    """``(agent, context) -> [hands, points]`` over every hand of ``path``'s games, each side seen alone."""
-    rows: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0])
+    """``(agent, context) -> [hands, points, difference]`` over every hand of ``path``'s games, each side seen
+    alone."""
+    rows: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     for line in open(path):
         game = json.loads(line)
         deficit = game["config"].get("blind_nil_min_deficit") or 0
@@ -42,6 +45,7 @@ def contexts(path: str) -> dict[tuple[str, str], list[float]]:
                     row = rows[(agent, label)]
                     row[0] += 1
                     row[1] += hand["points"][side]
+                    row[2] += hand["points"][side] - hand["points"][1 - side]
     return rows
 
 
@@ -50,10 +54,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("games", help="a tournament's games.jsonl (games to 500)")
     args = parser.parse_args(argv)
     rows = contexts(args.games)
-    print("| agent | hands before which its side stood | hands | points per hand |")
-    print("|---|---|---:|---:|")
-    for (agent, label), (hands, points) in sorted(rows.items()):
-        print(f"| {agent} | {label} | {hands:.0f} | {points / hands:.1f} |")
+    print("| agent | hands before which its side stood | hands | points per hand | difference per hand |")
+    print("|---|---|---:|---:|---:|")
+    for (agent, label), (hands, points, difference) in sorted(rows.items()):
+        print(f"| {agent} | {label} | {hands:.0f} | {points / hands:.1f} | {difference / hands:+.1f} |")
 
 
 if __name__ == "__main__":

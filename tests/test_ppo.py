@@ -381,6 +381,24 @@ def test_score_context_rewards_depend_on_the_score():
     assert won[0] == pytest.approx(game_value_scale(cfg) * (1 - win_chance((480, 450), (0, 0), 0, cfg)))
 
 
+def test_win_chance_counts_the_blind_nil_only_the_side_far_behind_may_bid():
+    from spades_env.agents.ppo.score_context import BLIND_NIL_CATCH_UP, blind_nil_catch_up, win_chance
+    from spades_env.game import SpadesConfig
+
+    house, default = SpadesConfig.from_preset("house"), SpadesConfig.from_preset("default")
+    catch_up = BLIND_NIL_CATCH_UP[4]
+    assert [blind_nil_catch_up((s, 200), 0, house) for s in (100, 101, 200, 299, 300)] == [catch_up, 0, 0, 0,
+                                                                                           -catch_up]
+    # Under the house rule a lead of 100 (the other side may bid Blind Nil) is worth less than one of 90,
+    # and being 100 behind more than being 90 behind; Blind Nil at any score (or none) moves nothing.
+    assert win_chance((300, 200), (0, 0), 0, house) < win_chance((290, 200), (0, 0), 0, house) < 1
+    assert win_chance((200, 300), (0, 0), 0, house) > win_chance((200, 290), (0, 0), 0, house)
+    assert win_chance((300, 200), (0, 0), 0, house) + win_chance((300, 200), (0, 0), 1, house) == pytest.approx(1)
+    no_blind = SpadesConfig.from_preset("house", blind_nil=False)
+    assert blind_nil_catch_up((300, 200), 0, default) == blind_nil_catch_up((300, 200), 0, no_blind) == 0
+    assert win_chance((300, 200), (0, 0), 0, default) > win_chance((290, 200), (0, 0), 0, default)
+
+
 @pytest.mark.parametrize("num_players", [4, 2])
 def test_collectors_deal_at_the_planned_scores(num_players):
     from spades_env.agents.ppo.score_context import hand_rewards, random_start

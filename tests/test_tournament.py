@@ -258,6 +258,8 @@ def test_game_context_splits_each_sides_hands_by_the_score_it_stood_at(tmp_path)
                       ("7+ bags carried", "under 7 bags carried")):
             assert sum(rows[(agent, label)][0] for label in split) == hands
         assert sum(rows[(agent, label)][1] for label in ("bid Blind Nil", "no Blind Nil")) == rows[(agent, "all")][1]
+    # The two sides' differences over the same hands cancel.
+    assert rows[("heuristic-v2", "all")][2] == pytest.approx(-rows[("random", "all")][2])
     blind = [a for a in ("heuristic-v2", "random") if rows[(a, "bid Blind Nil")][0]]
     assert blind and all(rows[(a, "bid Blind Nil")][0] <= rows[(a, "100 or more behind")][0] for a in blind)
 

@@ -22,7 +22,12 @@ random walk of the points difference over the hands the leader still needs
 to reach the target, at the heuristic's rate. The rates and spreads, from
 heuristic self-play single hands with random carried bags (384 hands each):
 four players 51 points per side per hand, difference spread 107; two
-players 32 and 67.
+players 32 and 67. Where a rule offers Blind Nil only to a side some
+deficit behind (the ``house`` preset), the side that stands that far behind
+has a Blind Nil in hand, made about nine times in ten: its next hand is worth
+:data:`BLIND_NIL_CATCH_UP` points of difference more than the other side's,
+and the lead is counted with it. Without that, a lead just past the deficit
+looks better than one just short of it, and it is worse.
 """
 
 from __future__ import annotations
@@ -38,6 +43,10 @@ from spades_env.scoring import POINTS_PER_REWARD, decide_winner
 
 RATES = {4: (51.0, 107.0), 2: (32.0, 67.0)}  # per hand: points per side, spread of the points difference
 SCORE_FLOOR = -100  # lowest drawn starting score
+# Mean points difference of a hand in which a side may bid Blind Nil and the other may not, for that side
+# (house-rule games to 500 between agents that bid it whenever offered: heuristic-v2, ppo-v2 and a ppo-v3
+# candidate, four players 143-148 over 642-736 hands each; docs/results/blind_nil_context/).
+BLIND_NIL_CATCH_UP = {4: 145.0, 2: 0.0}
 
 
 @dataclass(frozen=True)
@@ -76,8 +85,20 @@ def win_chance(scores: Sequence[int], bags: Sequence[int], side: int, config: Sp
     rate, spread = RATES[config.num_players]
     bag_cost = config.bag_penalty / config.bag_limit
     lead = (scores[side] - scores[1 - side]) - bag_cost * (bags[side] - bags[1 - side])
+    lead += blind_nil_catch_up(scores, side, config)
     hands_left = max(1.0, (config.target_score - max(scores)) / rate)
     return 0.5 * (1 + math.erf(lead / (spread * math.sqrt(2 * hands_left))))
+
+
+def blind_nil_catch_up(scores: Sequence[int], side: int, config: SpadesConfig) -> float:
+    """What ``side``'s next hand is worth over the other's because only one of them may bid Blind Nil in it:
+    +:data:`BLIND_NIL_CATCH_UP` if ``side`` stands the rule's deficit or more behind, minus that if the other
+    does, 0 where Blind Nil is offered to both or to neither."""
+    deficit = config.blind_nil_min_deficit
+    if not config.blind_nil or not deficit:
+        return 0.0
+    lead = scores[side] - scores[1 - side]
+    return BLIND_NIL_CATCH_UP[config.num_players] * ((lead <= -deficit) - (lead >= deficit))
 
 
 def game_value_scale(config: SpadesConfig) -> float:
