@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# eval_plan.txt's games (SEED, POLICY, OUT: another plan's): a policy against heuristic-v2 and ppo-v2, four players, duplicate.
+# eval_plan.txt's games (SEED, POLICY, OUT, GAMES to 500 a cell: another plan's): a policy against heuristic-v2 and ppo-v2, four players, duplicate.
 set -euo pipefail
 out=${OUT:-results/ppo_v3}
 a=ppo:${POLICY:-runs/ppo4p_v3/policy.pt}:name=candidate
@@ -8,6 +8,6 @@ seed=${SEED:-47401}
 for b in heuristic-v2 ppo-v2; do
   for rules in default house; do
     t "$b" --rules "$rules" --single-hand --games 4000 --seed $((seed++)) --out "$out/${b}_${rules}_single"
-    t "$b" --rules "$rules" --games 400 --seed $((seed++)) --out "$out/${b}_${rules}_games"
+    t "$b" --rules "$rules" --games "${GAMES:-400}" --seed $((seed++)) --out "$out/${b}_${rules}_games"
   done
 done
