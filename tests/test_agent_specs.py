@@ -198,11 +198,11 @@ def test_a_declared_variant_is_checked_before_the_first_deal():
 
 def test_the_network_refuses_the_other_variant_naming_its_own():
     agent = make_agent("ppo")
-    with pytest.raises(UnsupportedConfigError, match=r"ppo-4p-v2.pt is a 4-player network \(\d+ inputs\) and cannot "
+    with pytest.raises(UnsupportedConfigError, match=r"ppo-4p-v3.pt is a 4-player network \(\d+ inputs\) and cannot "
                                                      r"play 2 players; use ppo-2p"):
         check_config(agent, SpadesConfig(num_players=2), "ppo")
     check_config(make_agent("split:ppo+heuristic"), SpadesConfig())
-    with pytest.raises(UnsupportedConfigError, match="the bidder: ppo-4p-v2.pt is a 4-player network"):
+    with pytest.raises(UnsupportedConfigError, match="the bidder: ppo-4p-v3.pt is a 4-player network"):
         check_config(make_agent("split:ppo+heuristic"), SpadesConfig(num_players=2))
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,8 +34,9 @@ from .features import CardFeatures
 from .sparse import SparseRows, sparse_linear
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
-SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p-v2.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}  # what `ppo` and `ppo-2p` play
-PPO_V1 = CHECKPOINT_DIR / "ppo-4p.pt"  # `ppo-v1`, the four-player network before `ppo-v2`
+SHIPPED = {4: CHECKPOINT_DIR / "ppo-4p-v3.pt", 2: CHECKPOINT_DIR / "ppo-2p.pt"}  # what `ppo` and `ppo-2p` play
+PPO_V1 = CHECKPOINT_DIR / "ppo-4p.pt"  # `ppo-v1`, the first four-player network
+PPO_V2 = CHECKPOINT_DIR / "ppo-4p-v2.pt"  # `ppo-v2`, the four-player network before `ppo-v3`
 GEN1 = CHECKPOINT_DIR / "ppo-4p-gen1.pt"  # an earlier four-player network (its history: its meta["provenance"])
 
 
@@ -390,13 +392,19 @@ class PPOAgent(BaseAgent):
 
 
 def ppo_agent(path: str | None = None, **kwargs) -> PPOAgent:
-    """Registry factory for ``"ppo-v2"`` (alias ``"ppo"``) / ``"ppo:path.pt"`` (four players by default)."""
+    """Registry factory for ``"ppo-v3"`` (alias ``"ppo"``) / ``"ppo:path.pt"`` (four players by default)."""
     return PPOAgent(path or None, **{"num_players": 4, **kwargs})
 
 
-def ppo_v1_agent(path: str | None = None, **kwargs) -> PPOAgent:
-    """Registry factory for ``"ppo-v1"``: the first shipped four-player network (``ppo-v1:path.pt`` as ``ppo``)."""
-    return PPOAgent(path or PPO_V1, **{"num_players": 4, **kwargs})
+def _earlier_four_player(default: Path) -> Callable[..., PPOAgent]:
+    """The registry factory of an earlier shipped four-player network (``name:path.pt`` as ``ppo``)."""
+    def factory(path: str | None = None, **kwargs) -> PPOAgent:
+        return PPOAgent(path or default, **{"num_players": 4, **kwargs})
+    return factory
+
+
+ppo_v1_agent = _earlier_four_player(PPO_V1)  # "ppo-v1": the first shipped four-player network
+ppo_v2_agent = _earlier_four_player(PPO_V2)  # "ppo-v2": the four-player network before ppo-v3
 
 
 def ppo_gen1_agent(**kwargs) -> PPOAgent:
