@@ -396,15 +396,16 @@ def ppo_agent(path: str | None = None, **kwargs) -> PPOAgent:
     return PPOAgent(path or None, **{"num_players": 4, **kwargs})
 
 
-def _earlier_four_player(default: Path) -> Callable[..., PPOAgent]:
-    """The registry factory of an earlier shipped four-player network (``name:path.pt`` as ``ppo``)."""
+def _earlier_four_player(default: Path, name: str) -> Callable[..., PPOAgent]:
+    """The registry factory ``name`` of an earlier shipped four-player network (``name:path.pt`` as ``ppo``)."""
     def factory(path: str | None = None, **kwargs) -> PPOAgent:
         return PPOAgent(path or default, **{"num_players": 4, **kwargs})
+    factory.__name__ = factory.__qualname__ = name  # what a wrong spec's error names
     return factory
 
 
-ppo_v1_agent = _earlier_four_player(PPO_V1)  # "ppo-v1": the first shipped four-player network
-ppo_v2_agent = _earlier_four_player(PPO_V2)  # "ppo-v2": the four-player network before ppo-v3
+ppo_v1_agent = _earlier_four_player(PPO_V1, "ppo_v1_agent")  # "ppo-v1": the first shipped four-player network
+ppo_v2_agent = _earlier_four_player(PPO_V2, "ppo_v2_agent")  # "ppo-v2": the four-player network before ppo-v3
 
 
 def ppo_gen1_agent(**kwargs) -> PPOAgent:

@@ -45,7 +45,7 @@ RATES = {4: (51.0, 107.0), 2: (32.0, 67.0)}  # per hand: points per side, spread
 SCORE_FLOOR = -100  # lowest drawn starting score
 # Mean points difference of a hand in which a side may bid Blind Nil and the other may not, for that side
 # (house-rule games to 500 between agents that bid it whenever offered: heuristic-v2, ppo-v2 and a ppo-v3
-# candidate, four players 143-148 over 642-736 hands each; docs/results/blind_nil_context/).
+# candidate, four players 143-148 over 642-736 hands each; docs/results/ppo_v3_catchup/).
 BLIND_NIL_CATCH_UP = {4: 145.0, 2: 0.0}
 
 
