@@ -335,13 +335,7 @@ class SpadesGame:
         self.actions = []
 
     def _blind_nil_allowed(self, player: int) -> bool:
-        cfg = self.config
-        if not cfg.blind_nil_offered:
-            return False
-        if cfg.blind_nil_min_deficit is None:
-            return True
-        side = self.side_of[player]
-        return self.scores[1 - side] - self.scores[side] >= cfg.blind_nil_min_deficit
+        return self.config.blind_nil_open(self.scores, self.side_of[player])
 
     def _enter_bid_turn(self) -> None:
         self.phase = _BID if self.decided[self.current_player] else _BLIND

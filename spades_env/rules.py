@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import functools
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -128,6 +128,13 @@ class SpadesConfig:
     def blind_nil_offered(self) -> bool:
         """Whether Blind Nil is in the game at all: it is a Nil bid, so ``nil=False`` removes it too."""
         return self.blind_nil and self.nil
+
+    def blind_nil_open(self, scores: Sequence[int], side: int) -> bool:
+        """Whether ``side`` may bid Blind Nil in a hand dealt at the totals ``scores`` (one per side)."""
+        if not self.blind_nil_offered:
+            return False
+        deficit = self.blind_nil_min_deficit
+        return deficit is None or scores[1 - side] - scores[side] >= deficit
 
     def to_dict(self) -> dict:
         return asdict(self)

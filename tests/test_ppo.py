@@ -396,6 +396,7 @@ def test_win_chance_counts_the_blind_nil_only_the_side_far_behind_may_bid():
     assert win_chance((300, 200), (0, 0), 0, house) + win_chance((300, 200), (0, 0), 1, house) == pytest.approx(1)
     no_blind = SpadesConfig.from_preset("house", blind_nil=False)
     assert blind_nil_catch_up((300, 200), 0, default) == blind_nil_catch_up((300, 200), 0, no_blind) == 0
+    assert blind_nil_catch_up((300, 200), 0, SpadesConfig.from_preset("house", nil=False)) == 0  # no Nil, no Blind Nil
     assert win_chance((300, 200), (0, 0), 0, default) > win_chance((290, 200), (0, 0), 0, default)
 
 

@@ -92,13 +92,10 @@ def win_chance(scores: Sequence[int], bags: Sequence[int], side: int, config: Sp
 
 def blind_nil_catch_up(scores: Sequence[int], side: int, config: SpadesConfig) -> float:
     """What ``side``'s next hand is worth over the other's because only one of them may bid Blind Nil in it:
-    +:data:`BLIND_NIL_CATCH_UP` if ``side`` stands the rule's deficit or more behind, minus that if the other
-    does, 0 where Blind Nil is offered to both or to neither."""
-    deficit = config.blind_nil_min_deficit
-    if not config.blind_nil or not deficit:
-        return 0.0
-    lead = scores[side] - scores[1 - side]
-    return BLIND_NIL_CATCH_UP[config.num_players] * ((lead <= -deficit) - (lead >= deficit))
+    +:data:`BLIND_NIL_CATCH_UP` if only ``side`` may, minus that if only the other may, 0 where both or
+    neither may (the rule itself: :meth:`SpadesConfig.blind_nil_open`)."""
+    mine, theirs = (config.blind_nil_open(scores, s) for s in (side, 1 - side))
+    return BLIND_NIL_CATCH_UP[config.num_players] * (int(mine) - int(theirs))
 
 
 def game_value_scale(config: SpadesConfig) -> float:
