@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -48,6 +49,13 @@ def test_versioned_names_resolve_and_the_bare_name_is_the_latest():
     assert versioned_name("ppo:my.pt") == "ppo:my.pt"  # a file of one's own is not the shipped network
     assert versioned_name("mybot:Bot:depth=3") == "mybot:Bot:depth=3"
     assert make_agent("heuristic").params == V2 and make_agent("heuristic-v1").params == V1
+
+
+def test_a_spec_changes_the_heuristics_parameters_and_names_the_ones_it_has():
+    assert make_agent("heuristic-v2:attack_slack=1.5,seed=3").params == replace(V2, attack_slack=1.5)
+    assert make_agent("heuristic-v1:safe=0.9").params == replace(V1, safe=0.9)
+    with pytest.raises(ValueError, match=r"unexpected keyword argument 'atack_slack'.* attack_slack, "):
+        make_agent("heuristic-v2:atack_slack=1")
 
 
 def _blind_view(num_players: int = 4, scores=(0, 0), **rules) -> PlayerView:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import fields, replace
 
 import numpy as np
 
@@ -61,11 +62,21 @@ class HeuristicAgent(BaseAgent):
         return A.KEEP if keep_offered(view.offered, seen) else A.DISCARD
 
 
-def heuristic_v1(seed: int | None = None) -> HeuristicAgent:
-    """``heuristic-v1``: the first heuristic, frozen (Blind Nil only 100 points behind, whatever the rules)."""
-    return HeuristicAgent(seed, V1)
+def heuristic_v1(seed: int | None = None, **params) -> HeuristicAgent:
+    """``heuristic-v1``: the first heuristic, frozen (Blind Nil only 100 points behind, whatever the rules).
+    Keyword arguments change its :class:`.Params` (``heuristic-v1:safe=0.9``): a variant, no longer v1."""
+    return HeuristicAgent(seed, _variant(V1, params))
 
 
-def heuristic_v2(seed: int | None = None) -> HeuristicAgent:
-    """``heuristic-v2``: Blind Nil by its value under the rules and score (:func:`.bidding.blind_nil_gain`)."""
-    return HeuristicAgent(seed, V2)
+def heuristic_v2(seed: int | None = None, **params) -> HeuristicAgent:
+    """``heuristic-v2``: Blind Nil by its value under the rules and score (:func:`.bidding.blind_nil_gain`).
+    Keyword arguments change its :class:`.Params` (``heuristic-v2:keep_low=true``)."""
+    return HeuristicAgent(seed, _variant(V2, params))
+
+
+def _variant(base: Params, changes: dict) -> Params:
+    unknown = sorted(set(changes) - {f.name for f in fields(Params)})
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}: the heuristic's parameters are seed and "
+                        f"{', '.join(f.name for f in fields(Params))} (agents/heuristic/params.py)")
+    return replace(base, **changes)
