@@ -46,6 +46,7 @@ from spades_env.agent import ask
 from spades_env.agents.registry import make_agent
 from spades_env.cards import CARD_NAMES, SPADES, SUIT_MASKS, cards_of, suit_of
 from spades_env.game import Phase, SpadesGame
+from spades_env.observations import encode
 from spades_env.solver import NodeLimitReached, position_arrays, position_of, solve_arrays
 
 NIL_SIDE = 0
@@ -63,9 +64,14 @@ def deal_to_play(seed: int, mode: str, agents: list) -> SpadesGame:
         if game.phase == Phase.BLIND:
             action = A.BLIND_NIL if mode == "blind" and seat == 0 else A.LOOK
         else:
-            action = ask(agents[seat], game, None)
+            action = ask(agents[seat], game, _observer(game))
         game.apply(action)
     return game
+
+
+def _observer(game: SpadesGame):
+    """The observations of the player to act, for agents that read one (a network)."""
+    return lambda kind: encode(game, game.current_player, kind)
 
 
 def nil_bidders(game: SpadesGame, mode: str) -> list[int]:
@@ -127,7 +133,7 @@ def hand_kind(hand: int) -> str:
 def play_out(game: SpadesGame, agents: list) -> dict:
     """Play the hand to its end; its record."""
     while game.phase != Phase.GAME_OVER:
-        game.apply(ask(agents[game.current_player], game, None))
+        game.apply(ask(agents[game.current_player], game, _observer(game)))
     return game.hand_records[-1]
 
 
