@@ -70,7 +70,7 @@ def heuristic_v1(seed: int | None = None, **params) -> HeuristicAgent:
 
 def heuristic_v2(seed: int | None = None, **params) -> HeuristicAgent:
     """``heuristic-v2``: Blind Nil by its value under the rules and score (:func:`.bidding.blind_nil_gain`).
-    Keyword arguments change its :class:`.Params` (``heuristic-v2:keep_low=true``)."""
+    Keyword arguments change its :class:`.Params` (``heuristic-v2:attack_slack=1``)."""
     return HeuristicAgent(seed, _variant(V2, params))
 
 
