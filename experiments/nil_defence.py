@@ -24,7 +24,10 @@ against perfect defenders who see the cards. A solve that needs more than
 on seats 1 and 3. For each Nil set the first trick its bidder won is
 classified (won following suit in a side suit, following in spades, ruffing a
 side suit it was void in, or on its own lead; who led it), which shows where
-sets come from.
+sets come from. With ``--leads``, each defender's lead against a lone standing
+Nil is judged by the solver on the true deal: the leads that decided the Nil
+(some legal leads keep a set, others give it up) and how many of the
+defence's own gave it up (hindsight: the defence did not see the cards).
 
 Usage::
 
@@ -39,7 +42,9 @@ import math
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from spades_env import actions as A
 from spades_env.agent import ask
@@ -91,23 +96,29 @@ def perfect_defence_sets(game: SpadesGame, bidder: int, max_nodes: int) -> bool 
     return (value < 0) == (bidder % 2 == 0)  # side 0's stake minus side 1's: negative when side 0's Nil is set
 
 
-def opening_leads(game: SpadesGame, bidder: int, max_nodes: int) -> Counter | None:
-    """Where a defender leads the first trick: each legal lead by kind (see :func:`lead_kind`), counted twice,
-    as ``(kind, "all")`` and, when it keeps the set against every play of the Nil side, ``(kind, "sets")``
-    (None where the leader is not a defender or the solve needs more than ``max_nodes``)."""
+def setting_cards(game: SpadesGame, bidder: int, max_nodes: int) -> dict[int, bool] | None:
+    """Each legal card of the seat to move: whether the Nil game on the true deal, after it, is set against every
+    play of the Nil side (None when the solve needs more than ``max_nodes``)."""
     pos = position_of(game)
-    if pos.to_move % 2 == bidder % 2:
-        return None
     try:
         _, values, _ = solve_arrays(**position_arrays(pos, [bidder]), every_move=True, max_nodes=max_nodes)
     except NodeLimitReached:
         return None
     setting = (values < 0) if bidder % 2 == 0 else (values > 0)  # side 0's stake minus side 1's
+    return {card: bool(setting[card]) for card in cards_of(pos.legal_moves())}
+
+
+def opening_leads(game: SpadesGame, bidder: int, max_nodes: int) -> Counter | None:
+    """Where a defender leads the first trick: each legal lead by kind (see :func:`lead_kind`), counted twice,
+    as ``(kind, "all")`` and, when it keeps the set against every play of the Nil side, ``(kind, "sets")``
+    (None where the leader is not a defender or the solve needs more than ``max_nodes``)."""
+    if game.current_player % 2 == bidder % 2 or (setting := setting_cards(game, bidder, max_nodes)) is None:
+        return None
     counts: Counter = Counter()
-    for card in cards_of(pos.legal_moves()):
-        kind = lead_kind(pos.hands[bidder], card)
+    for card, sets in setting.items():
+        kind = lead_kind(game.hands[bidder], card)
         counts[kind, "all"] += 1
-        counts[kind, "sets"] += bool(setting[card])
+        counts[kind, "sets"] += sets
     return counts
 
 
@@ -130,10 +141,13 @@ def hand_kind(hand: int) -> str:
     return f"{min(spades, 3)}{'+' if spades >= 3 else ''} spades"
 
 
-def play_out(game: SpadesGame, agents: list) -> dict:
-    """Play the hand to its end; its record."""
+def play_out(game: SpadesGame, agents: list, judge: Callable[[SpadesGame, int], None] | None = None) -> dict:
+    """Play the hand to its end (``judge(game, action)`` sees each action before it is played); its record."""
     while game.phase != Phase.GAME_OVER:
-        game.apply(ask(agents[game.current_player], game, _observer(game)))
+        action = ask(agents[game.current_player], game, _observer(game))
+        if judge is not None:
+            judge(game, action)
+        game.apply(action)
     return game.hand_records[-1]
 
 
@@ -164,6 +178,19 @@ class Tally:
     bids: int = 0
     ways: Counter = field(default_factory=Counter)
     outcomes: dict[tuple[int, int], bool] = field(default_factory=dict)  # (deal, seat) -> made
+    decided_leads: int = 0  # --leads: a defender's leads against a lone Nil where the lead decided its fate
+    lost_leads: int = 0  # ... and those where the defence's own lead gave up the set
+
+    def judge_lead(self, game: SpadesGame, action: int, bidder: int, max_nodes: int) -> None:
+        """At a defender's lead against ``bidder``'s standing Nil, whether the lead decides the Nil on the true
+        deal (some legal leads keep a set, others give it up) and whether ``action`` gave it up."""
+        if game.trick or game.current_player % 2 == bidder % 2 or game.tricks[bidder]:
+            return
+        setting = setting_cards(game, bidder, max_nodes)
+        if setting is None or len(set(setting.values())) < 2:
+            return
+        self.decided_leads += 1
+        self.lost_leads += not setting[action]
 
     def rate(self) -> str:
         if not self.bids:
@@ -226,7 +253,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bidder", default="heuristic-v1", help="the agent of the Nil side (seats 0 and 2)")
     parser.add_argument("--defences", nargs="*", default=["heuristic-v1"], help="agents for seats 1 and 3")
     parser.add_argument("--perfect", action="store_true", help="also the perfect-information defence")
-    parser.add_argument("--max-nodes", type=int, default=20_000_000, help="per perfect-defence solve")
+    parser.add_argument("--leads", action="store_true",
+                        help="judge each defence's leads against a lone Nil by the solver on the true deal")
+    parser.add_argument("--max-nodes", type=int, default=20_000_000, help="per solve of the true deal")
     args = parser.parse_args(argv)
     try:
         all_bidders = [make_agent(args.bidder) for _ in range(4)]  # bid every seat for the perfect defence's deals
@@ -246,9 +275,11 @@ def main(argv: list[str] | None = None) -> None:
             agents = [bidders[0], first, bidders[1], second]
             game = deal_to_play(seed, args.mode, agents)
             seats = nil_bidders(game, args.mode)
-            record = play_out(game, agents)
+            tally = tallies[name]
+            judge = (partial(tally.judge_lead, bidder=seats[0], max_nodes=args.max_nodes)
+                     if args.leads and len(seats) == 1 else None)
+            record = play_out(game, agents, judge)
             for bidder in seats:
-                tally = tallies[name]
                 tally.bids += 1
                 tally.made += record["tricks"][bidder] == 0
                 tally.outcomes[seed, bidder] = record["tricks"][bidder] == 0
@@ -263,6 +294,9 @@ def main(argv: list[str] | None = None) -> None:
     for name, tally in tallies.items():
         ways = ", ".join(f"{way} {n}" for way, n in tally.ways.most_common() if way != "not set")
         print(f"  {name}: {tally.rate()}; sets: {ways or 'none'}")
+        if args.leads:
+            print(f"    its leads against a lone Nil that decided it on the true deal: {tally.decided_leads}, of which "
+                  f"{tally.lost_leads} gave up the set")
     first = args.defences[0] if args.defences else None
     for name in args.defences[1:]:  # paired on the same deals: the discordant Nils
         a, b = tallies[first].outcomes, tallies[name].outcomes
