@@ -144,7 +144,7 @@ TOURNAMENT = ["tournament", "--games", "2", "--single-hand", "--workers", "1", "
     (["--agents", "heuristic", "--games", "0"], ["argument --games: must be at least 1, got 0"]),
     (["--agents", "split"], ["expected 'split:BIDDER+PLAYER' (e.g. split:ppo-gen1+heuristic), got 'split'"]),
     (["--agents", "heuristic:MyAgent"], ["the registered 'heuristic' takes keyword arguments only"]),
-    (["--agents", "heuristic:sed=1"], ["unexpected keyword argument 'sed'", "heuristic_v2 takes (seed)"]),
+    (["--agents", "heuristic:sed=1"], ["keyword argument 'sed'", "heuristic_v2 takes (seed, bid_shift_4p, "]),
     (["--agents", "ppo", "--num-players", "2"], ["ppo-4p-v3.pt is a 4-player network", "cannot play 2 players; use "
                                                                                       "ppo-2p"]),
     (["--agents", "ppo:missing.pt"], ["agent 'ppo:missing.pt': no PPO checkpoint at missing.pt"]),

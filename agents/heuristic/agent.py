@@ -65,18 +65,18 @@ class HeuristicAgent(BaseAgent):
 def heuristic_v1(seed: int | None = None, **params) -> HeuristicAgent:
     """``heuristic-v1``: the first heuristic, frozen (Blind Nil only 100 points behind, whatever the rules).
     Keyword arguments change its :class:`.Params` (``heuristic-v1:safe=0.9``): a variant, no longer v1."""
-    return HeuristicAgent(seed, _variant(V1, params))
+    return HeuristicAgent(seed, _variant(V1, params, "heuristic_v1"))
 
 
 def heuristic_v2(seed: int | None = None, **params) -> HeuristicAgent:
     """``heuristic-v2``: Blind Nil by its value under the rules and score (:func:`.bidding.blind_nil_gain`).
     Keyword arguments change its :class:`.Params` (``heuristic-v2:attack_slack=1``)."""
-    return HeuristicAgent(seed, _variant(V2, params))
+    return HeuristicAgent(seed, _variant(V2, params, "heuristic_v2"))
 
 
-def _variant(base: Params, changes: dict) -> Params:
+def _variant(base: Params, changes: dict, factory: str) -> Params:
     unknown = sorted(set(changes) - {f.name for f in fields(Params)})
-    if unknown:
-        raise TypeError(f"unexpected keyword argument {unknown[0]!r}: the heuristic's parameters are seed and "
-                        f"{', '.join(f.name for f in fields(Params))} (agents/heuristic/params.py)")
+    if unknown:  # worded as the registry words a factory's own wrong argument
+        raise TypeError(f"got an unexpected keyword argument {unknown[0]!r}; {factory} takes (seed, "
+                        f"{', '.join(f.name for f in fields(Params))}): agents/heuristic/params.py")
     return replace(base, **changes)
