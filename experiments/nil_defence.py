@@ -64,12 +64,13 @@ def deal_to_play(seed: int, mode: str, agents: list) -> SpadesGame:
     game.reset(seed=seed)
     for seat, agent in enumerate(agents):
         agent.reset(seat, seed=seed * 4 + seat)
+    observe = _observer(game)
     while game.phase != Phase.PLAY:
         seat = game.current_player
         if game.phase == Phase.BLIND:
             action = A.BLIND_NIL if mode == "blind" and seat == 0 else A.LOOK
         else:
-            action = ask(agents[seat], game, _observer(game))
+            action = ask(agents[seat], game, observe)
         game.apply(action)
     return game
 
@@ -143,8 +144,9 @@ def hand_kind(hand: int) -> str:
 
 def play_out(game: SpadesGame, agents: list, judge: Callable[[SpadesGame, int], None] | None = None) -> dict:
     """Play the hand to its end (``judge(game, action)`` sees each action before it is played); its record."""
+    observe = _observer(game)
     while game.phase != Phase.GAME_OVER:
-        action = ask(agents[game.current_player], game, _observer(game))
+        action = ask(agents[game.current_player], game, observe)
         if judge is not None:
             judge(game, action)
         game.apply(action)

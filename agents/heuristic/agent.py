@@ -75,8 +75,9 @@ def heuristic_v2(seed: int | None = None, **params) -> HeuristicAgent:
 
 
 def _variant(base: Params, changes: dict, factory: str) -> Params:
-    unknown = sorted(set(changes) - {f.name for f in fields(Params)})
+    names = [f.name for f in fields(Params)]
+    unknown = sorted(set(changes) - set(names))
     if unknown:  # worded as the registry words a factory's own wrong argument
         raise TypeError(f"got an unexpected keyword argument {unknown[0]!r}; {factory} takes (seed, "
-                        f"{', '.join(f.name for f in fields(Params))}): agents/heuristic/params.py")
+                        f"{', '.join(names)}): agents/heuristic/params.py")
     return replace(base, **changes)
