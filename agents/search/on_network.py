@@ -1,0 +1,61 @@
+"""``search-v2``: the search's card play on the shipped four-player network.
+
+Four players: every bid, the Blind Nil exchange and the first four tricks are ``ppo-v3``'s; the last nine
+tricks are searched as ``search-v1`` searches them (perfect-information Monte Carlo over ``worlds`` sampled
+deals, ``ms`` of solver nodes a decision), the network's card kept among the equal best. That is
+``endgame:ppo-v3:tricks=9,worlds=24,ms=250``, which led ``search-v1`` in both formats under both rule presets
+at seeds planned before the games (docs/results/search_on_ppo/). ``search-v1``'s bids and early cards are a
+heuristic's; the network's are better, and the search behind both is the same.
+
+Two players: ``search-v1``'s play, unchanged (there is no better two-player base to search on).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spades_env.agent import BaseAgent, check_config, close_agent, observation_kind, reset_agent
+from spades_env.game import SpadesConfig
+from spades_env.view import PlayerView
+
+from ..endgame import EndgameAgent
+from .agent import SearchAgent
+
+NETWORK = "ppo-v3"  # the four-player base: a versioned name, so search-v2 never changes what it plays
+SEARCHED_TRICKS = 9  # search-v1's own point from which the hand's points are searched
+
+
+class NetworkSearchAgent(BaseAgent):
+    """Four players: ``NETWORK`` with its last ``SEARCHED_TRICKS`` tricks searched; two players: ``search-v1``.
+    ``worlds`` and ``ms`` are the search's budget in both."""
+
+    needs_view = True
+    needs_infostate = True
+
+    def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None) -> None:
+        self.four = EndgameAgent(NETWORK, tricks=SEARCHED_TRICKS, worlds=worlds, ms=ms, seed=seed)
+        self.two = SearchAgent(worlds=worlds, ms=ms, seed=seed)
+        self.observation_kind = observation_kind(self.four) or "default"  # what the network reads
+        self.playing: BaseAgent = self.four
+
+    def _for(self, config: SpadesConfig | None) -> BaseAgent:
+        return self.two if config is not None and config.num_players == 2 else self.four
+
+    def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:
+        self.playing = self._for(config)
+        reset_agent(self.playing, seat, seed, config)
+
+    def check_config(self, config: SpadesConfig) -> None:
+        check_config(self._for(config), config)
+
+    def close(self) -> None:
+        for agent in (self.four, self.two):
+            close_agent(agent)
+
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
+        return int(self.playing.act(observation, action_mask, view))
+
+
+def search_v2(seed: int | None = None, worlds: int = 24, ms: float = 250.0) -> NetworkSearchAgent:
+    """Registry factory for ``search-v2`` (``search-v2:worlds=32,ms=400``)."""
+    return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed)

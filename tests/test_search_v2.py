@@ -1,0 +1,30 @@
+"""search-v2 plays four players as the network with its last nine tricks searched, two players as search-v1."""
+
+import pytest
+
+from spades_env.agents import make_agent
+from spades_env.agents.match import play_game
+from spades_env.game import SpadesConfig
+
+BUDGET = "worlds=4,ms=20"  # small, so that a hand takes a second; the agents' defaults are 24 and 250
+
+
+def _plays(spec: str, num_players: int, seed: int) -> list:
+    game = play_game([make_agent(spec) for _ in range(num_players)], seed=seed, agent_seeds=list(range(num_players)),
+                     config=SpadesConfig(num_players=num_players, single_hand=True))
+    return game.hand_records[-1]["actions"]
+
+
+@pytest.mark.parametrize("num_players, same_as", [
+    (4, f"endgame:ppo-v3:tricks=9,{BUDGET}"),
+    (2, f"search-v1:{BUDGET}"),
+])
+def test_search_v2_plays_as_the_agent_it_is_made_of(num_players, same_as):
+    assert _plays(f"search-v2:{BUDGET}", num_players, seed=11) == _plays(same_as, num_players, seed=11)
+
+
+def test_search_v2_takes_the_search_budget_and_names_what_it_takes():
+    agent = make_agent("search-v2:worlds=8,ms=50,seed=2")
+    assert agent.four.budget.worlds == 8 and agent.four.budget.max_tricks == 9
+    with pytest.raises(ValueError, match="search_v2 takes"):
+        make_agent("search-v2:tricks=3")
