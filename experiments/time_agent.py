@@ -4,22 +4,25 @@ The agent plays seat 0 (and its partner's seat in the four-player game)
 against the heuristic, hands dealt from seeds ``--seed``, ``--seed + 1``, ...;
 only the agent's own ``act`` calls are timed, by process CPU time, with
 torch on one thread (a forced move, the only legal one, is played without
-asking, as in a tournament). Issue 14's goal for a distilled network is under 1 ms::
+asking, as in a tournament). Issue 14's goal for a distilled network is under 1 ms. ``--phases`` splits
+the time by the decision's phase, card plays by tricks left (an agent that reads no view: one row)::
 
     python -m spades_env.experiments.time_agent ppo-2p --num-players 2
-    python -m spades_env.experiments.time_agent ppo --games 100
+    python -m spades_env.experiments.time_agent search --games 50 --phases
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections import defaultdict
 
 import torch
 
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
-from spades_env.game import SpadesConfig
+from spades_env.game import Phase, SpadesConfig
+from spades_env.view import PlayerView
 
 
 class Timed:
@@ -28,6 +31,7 @@ class Timed:
 
     def __init__(self, agent) -> None:
         self.agent, self.spent, self.decisions = agent, 0.0, 0
+        self.phases: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])  # phase -> [decisions, seconds]
 
     def __getattr__(self, name: str):
         return getattr(self.agent, name)
@@ -35,19 +39,40 @@ class Timed:
     def act(self, observation, action_mask, view) -> int:
         start = time.process_time()
         action = self.agent.act(observation, action_mask, view)
-        self.spent += time.process_time() - start
+        spent = time.process_time() - start
+        self.spent += spent
         self.decisions += 1
+        row = self.phases[phase_of(view)]
+        row[0] += 1
+        row[1] += spent
         return action
 
 
-def time_agent(spec: str, num_players: int, games: int, seed: int) -> tuple[int, float]:
-    """(decisions, CPU ms per decision) of ``spec`` over ``games`` single hands (forced moves are not asked)."""
+def phase_of(view: PlayerView | None) -> str:
+    """The row a decision is timed in: its phase, a card play by the tricks left (the current one included)."""
+    if view is None:
+        return "any (no view)"
+    if view.phase == Phase.PLAY:
+        return f"card, {13 - len(view.completed_tricks):2d} tricks left"
+    return view.phase.name.lower().replace("_", " ")
+
+
+def time_agent(spec: str, num_players: int, games: int, seed: int,
+               phases: dict[str, list[float]] | None = None) -> tuple[int, float]:
+    """(decisions, CPU ms per decision) of ``spec`` over ``games`` single hands (forced moves are not asked);
+    ``phases``, when given, is filled with [decisions, seconds] by :func:`phase_of`."""
     timed = [Timed(make_agent(spec)) for _ in range(num_players // 2)]
     seats = [seat for agent in timed for seat in (agent, make_agent("heuristic"))]
     for game in range(games):
         play_game(seats, seed=seed + game, config=SpadesConfig(num_players=num_players, single_hand=True),
                   agent_seeds=[seed + game] * num_players)  # a seeded agent replays its choices: the same decisions
     decisions = sum(agent.decisions for agent in timed)
+    if phases is not None:
+        for agent in timed:
+            for phase, (count, spent) in agent.phases.items():
+                row = phases.setdefault(phase, [0, 0.0])
+                row[0] += count
+                row[1] += spent
     return decisions, 1000 * sum(agent.spent for agent in timed) / max(decisions, 1)
 
 
@@ -58,11 +83,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--num-players", type=int, choices=(4, 2), default=4, help="the variant")
     parser.add_argument("--games", type=int, default=200, help="single-hand games to time")
     parser.add_argument("--seed", type=int, default=10_000, help="the first game's deal seed")
+    parser.add_argument("--phases", action="store_true", help="also the time by phase and tricks left")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
-    decisions, ms = time_agent(args.agent, args.num_players, args.games, args.seed)
+    phases: dict[str, list[float]] = {}
+    decisions, ms = time_agent(args.agent, args.num_players, args.games, args.seed, phases)
     print(f"{args.agent}: {decisions} decisions, {ms:.3f} CPU ms per decision "
           f"({args.num_players} players, one thread)")
+    if args.phases:
+        print("| decision | decisions | CPU ms per decision |")
+        print("|---|---:|---:|")
+        for phase, (count, spent) in sorted(phases.items()):
+            print(f"| {phase} | {count} | {1000 * spent / count:.2f} |")
 
 
 if __name__ == "__main__":

@@ -78,3 +78,14 @@ def test_time_agent_times_only_the_agents_own_decisions(num_players):
     assert 2 * seats * 5 <= decisions <= 2 * seats * most and ms >= 0
     decisions, _ = time_agent.time_agent("ppo" if num_players == 4 else "ppo-2p", num_players, games=2, seed=0)
     assert decisions >= 2 * seats * 5  # a network agent's own reset and observation kind reach it through the timer
+
+
+def test_time_agent_splits_the_time_by_phase_and_tricks_left(capsys):
+    from spades_env.experiments import time_agent
+
+    phases: dict = {}
+    decisions, _ = time_agent.time_agent("heuristic", 4, games=2, seed=0, phases=phases)
+    assert sum(count for count, _ in phases.values()) == decisions
+    assert {"bid", "blind"} <= set(phases) and "card, 13 tricks left" in phases  # four players: Blind Nil, then a bid
+    time_agent.main(["random", "--games", "1", "--phases"])
+    assert "| any (no view) |" in capsys.readouterr().out  # random reads no view: its time in one row
