@@ -40,7 +40,7 @@ def tournament_args(name: str, out: Path, seed: int, games: int | None, settings
                     workers: int = 1) -> list[str]:
     opponent, default_games, extra = EVALUATIONS[name]
     given = "".join(f"{key}={value}," for key, value in settings.items() if value is not None)
-    search = f"search:{given}timings={out / 'timings.jsonl'},name=search"
+    search = f"search-v1:{given}timings={out / 'timings.jsonl'},name=search"
     return ["--agents", search, opponent, "--games", str(games or default_games), "--seed", str(seed),
             "--out", str(out), "--workers", str(workers), "--no-progress", "--no-plot", *extra]
 

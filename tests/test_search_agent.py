@@ -335,10 +335,10 @@ def test_the_nil_settings_as_options_and_v1_keeps_its_defaults():
 
 
 def test_registered_with_keyword_arguments(tmp_path):
-    agent = make_agent(f"search:worlds=3,ms=5,seed=2,timings={tmp_path / 't.jsonl'}")
+    agent = make_agent(f"search-v1:worlds=3,ms=5,seed=2,timings={tmp_path / 't.jsonl'}")
     assert (agent.budgets[4].worlds, agent.budgets[4].nodes, agent.seed) == (3, 5000, 2)
     assert (agent.budgets[4].max_tricks, agent.budgets[2].max_tricks) == (9, 13)  # two players search every trick
-    assert make_agent("search:max_tricks=5").budgets[2].max_tricks == 5
+    assert make_agent("search-v1:max_tricks=5").budgets[2].max_tricks == 5
     play_game([agent, HeuristicAgent()] * 2, seed=1, config=SpadesConfig(single_hand=True))
     agent.close()
     assert '"rows"' in (tmp_path / "t.jsonl").read_text()
@@ -348,7 +348,7 @@ def test_the_evaluations_run_the_tournament_with_the_given_settings_and_workers(
     from spades_env.experiments.eval_search import tournament_args
 
     args = tournament_args("ppo-single", tmp_path, 31337, None, {"worlds": 8, "ms": None}, workers=2)
-    assert args[args.index("--agents") + 1] == f"search:worlds=8,timings={tmp_path / 'timings.jsonl'},name=search"
+    assert args[args.index("--agents") + 1] == f"search-v1:worlds=8,timings={tmp_path / 'timings.jsonl'},name=search"
     assert args[args.index("--agents") + 2] == "ppo"
     assert [args[args.index(flag) + 1] for flag in ("--games", "--seed", "--workers")] == ["1000", "31337", "2"]
     assert "--single-hand" in args
