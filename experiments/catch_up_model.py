@@ -27,14 +27,17 @@ import argparse
 import numpy as np
 
 from spades_env.agents.ppo.score_context import BLIND_NIL_CATCH_UP, RATES
+from spades_env.game import SpadesConfig
 from spades_env.rules import preset_options
 
 EDGES = (0, 5, 10, 15, 20, 25, 30, 35, 40, 50, 60)
+HOUSE_DEFICIT = preset_options("house")["blind_nil_min_deficit"]
+GAME = SpadesConfig()  # the target and the hands' cap of a game to 500
 
 
-def games_lead(edge: float, games: int = 20000, *, catch_up: float = BLIND_NIL_CATCH_UP[4], deficit: int = 100,
-               target: int = 500, max_hands: int = 50, rate: float = RATES[4][0], spread: float = RATES[4][1],
-               seed: int = 0) -> float:
+def games_lead(edge: float, games: int = 20000, *, catch_up: float = BLIND_NIL_CATCH_UP[4],
+               deficit: int = HOUSE_DEFICIT, target: int = GAME.target_score, max_hands: int = GAME.max_hands,
+               rate: float = RATES[4][0], spread: float = RATES[4][1], seed: int = 0) -> float:
     """The modelled points per deal over ``games`` games to ``target`` of a side whose single-hand lead is
     ``edge``: the summed points difference of every hand played over the number of hands."""
     rng = np.random.default_rng(seed)
@@ -61,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="single-hand leads (points per deal) to model")
     parser.add_argument("--catch-up", type=float, default=BLIND_NIL_CATCH_UP[4],
                         help="points of difference a hand is worth to the side that may bid Blind Nil (0: none)")
-    parser.add_argument("--deficit", type=int, default=preset_options("house")["blind_nil_min_deficit"],
+    parser.add_argument("--deficit", type=int, default=HOUSE_DEFICIT,
                         help="how far behind a side must stand to bid Blind Nil (the house preset's)")
     parser.add_argument("--games", type=int, default=20000, help="games modelled per lead")
     parser.add_argument("--seed", type=int, default=0)
