@@ -7,7 +7,7 @@ deals, ``ms`` of solver nodes a decision), the network's card kept among the equ
 at seeds planned before the games (docs/results/search_on_ppo/). ``search-v1``'s bids and early cards are a
 heuristic's; the network's are better, and the search behind both is the same.
 
-Two players: ``search-v1``'s play, unchanged (there is no better two-player base to search on).
+Two players: ``search-v1``'s play, unchanged (it searches every trick of the two-player game already).
 """
 
 from __future__ import annotations
