@@ -21,6 +21,7 @@ import torch
 
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
+from spades_env.agents.search.play import tricks_left
 from spades_env.game import Phase, SpadesConfig
 from spades_env.view import PlayerView
 
@@ -53,7 +54,7 @@ def phase_of(view: PlayerView | None) -> str:
     if view is None:
         return "any (no view)"
     if view.phase == Phase.PLAY:
-        return f"card, {13 - len(view.completed_tricks):2d} tricks left"
+        return f"card, {tricks_left(view):2d} tricks left"
     return view.phase.name.lower().replace("_", " ")
 
 
