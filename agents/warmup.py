@@ -80,10 +80,10 @@ PARTS: dict[str, tuple[str, Callable[[], None]]] = {
 
 def parts_for(specs: Iterable[str]) -> list[str]:
     """The parts the agents named by ``specs`` use: the heuristic always (the default partner and opponents),
-    the solver for ``search`` agents, the PPO features for ``ppo`` agents and for ``search-v2`` (which searches
+    the solver for ``search`` agents, the PPO features for ``ppo`` agents and for ``search-v3`` (which searches
     on the four-player network)."""
     text = " ".join(versioned_name(spec) if spec.split(":", 1)[0] == "search" else spec for spec in specs)
-    return ["heuristic"] + ["solver"] * ("search" in text) + ["ppo"] * ("ppo" in text or "search-v2" in text)
+    return ["heuristic"] + ["solver"] * ("search" in text) + ["ppo"] * ("ppo" in text or "search-v3" in text)
 
 
 def warm(parts: Sequence[str] = tuple(PARTS), stream: TextIO | None = None) -> dict[str, float]:

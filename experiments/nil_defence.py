@@ -32,7 +32,7 @@ defence's own gave it up (hindsight: the defence did not see the cards).
 Usage::
 
     python -m spades_env.experiments.nil_defence --mode blind --deals 1-300 --perfect \\
-        --defences heuristic-v1 search-v1 search-v2
+        --defences heuristic-v1 search-v1 search-v3
 """
 
 from __future__ import annotations

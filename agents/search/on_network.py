@@ -1,4 +1,4 @@
-"""``search-v2``: the search's card play on the shipped four-player network.
+"""``search-v3``: the search's card play on the shipped four-player network.
 
 Four players: every bid, the Blind Nil exchange and the first four tricks are ``ppo-v3``'s; the last nine
 tricks are searched as ``search-v1`` searches them (perfect-information Monte Carlo over ``worlds`` sampled
@@ -21,7 +21,7 @@ from spades_env.view import PlayerView
 from ..endgame import EndgameAgent
 from .agent import SearchAgent
 
-NETWORK = "ppo-v3"  # the four-player base: a versioned name, so search-v2 never changes what it plays
+NETWORK = "ppo-v3"  # the four-player base: a versioned name, so search-v3 never changes what it plays
 SEARCHED_TRICKS = 9  # search-v1's own point from which the hand's points are searched
 
 
@@ -56,6 +56,6 @@ class NetworkSearchAgent(BaseAgent):
         return int(self.playing.act(observation, action_mask, view))
 
 
-def search_v2(seed: int | None = None, worlds: int = 24, ms: float = 250.0) -> NetworkSearchAgent:
-    """Registry factory for ``search-v2`` (``search-v2:worlds=32,ms=400``)."""
+def search_v3(seed: int | None = None, worlds: int = 24, ms: float = 250.0) -> NetworkSearchAgent:
+    """Registry factory for ``search-v3`` (``search-v3:worlds=32,ms=400``)."""
     return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed)

@@ -1,4 +1,4 @@
-"""search-v2 plays four players as the network with its last nine tricks searched, two players as search-v1."""
+"""search-v3 plays four players as the network with its last nine tricks searched, two players as search-v1."""
 
 import pytest
 
@@ -19,12 +19,12 @@ def _plays(spec: str, num_players: int, seed: int) -> list:
     (4, f"endgame:ppo-v3:tricks=9,{BUDGET}"),
     (2, f"search-v1:{BUDGET}"),
 ])
-def test_search_v2_plays_as_the_agent_it_is_made_of(num_players, same_as):
-    assert _plays(f"search-v2:{BUDGET}", num_players, seed=11) == _plays(same_as, num_players, seed=11)
+def test_search_v3_plays_as_the_agent_it_is_made_of(num_players, same_as):
+    assert _plays(f"search-v3:{BUDGET}", num_players, seed=11) == _plays(same_as, num_players, seed=11)
 
 
-def test_search_v2_takes_the_search_budget_and_names_what_it_takes():
-    agent = make_agent("search-v2:worlds=8,ms=50,seed=2")
+def test_search_v3_takes_the_search_budget_and_names_what_it_takes():
+    agent = make_agent("search-v3:worlds=8,ms=50,seed=2")
     assert agent.four.budget.worlds == 8 and agent.four.budget.max_tricks == 9
-    with pytest.raises(ValueError, match="search_v2 takes"):
-        make_agent("search-v2:tricks=3")
+    with pytest.raises(ValueError, match="search_v3 takes"):
+        make_agent("search-v3:tricks=3")
