@@ -82,7 +82,7 @@ def parts_for(specs: Iterable[str]) -> list[str]:
     """The parts the agents named by ``specs`` use: the heuristic always (the default partner and opponents),
     the solver for ``search`` agents, the PPO features for ``ppo`` agents and for ``search-v3`` (which searches
     on the four-player network)."""
-    text = " ".join(versioned_name(spec) if spec.split(":", 1)[0] == "search" else spec for spec in specs)
+    text = " ".join(versioned_name(spec) for spec in specs)  # an alias read as the version it stands for
     return ["heuristic"] + ["solver"] * ("search" in text) + ["ppo"] * ("ppo" in text or "search-v3" in text)
 
 
