@@ -27,12 +27,11 @@ from spades_env.view import PlayerView
 
 
 class Timed:
-    """An agent seen through a stopwatch: ``act`` is timed, everything else (``reset``, the observation kind it
-    reads, the variants it plays) is the agent's own."""
+    """An agent seen through a stopwatch: ``act`` is timed into ``phases`` (:func:`phase_of` -> [decisions,
+    seconds]), everything else (``reset``, the observation kind it reads, the variants it plays) is the agent's own."""
 
-    def __init__(self, agent) -> None:
-        self.agent, self.spent, self.decisions = agent, 0.0, 0
-        self.phases: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])  # phase -> [decisions, seconds]
+    def __init__(self, agent, phases: defaultdict[str, list[float]]) -> None:
+        self.agent, self.phases = agent, phases
 
     def __getattr__(self, name: str):
         return getattr(self.agent, name)
@@ -41,8 +40,6 @@ class Timed:
         start = time.process_time()
         action = self.agent.act(observation, action_mask, view)
         spent = time.process_time() - start
-        self.spent += spent
-        self.decisions += 1
         row = self.phases[phase_of(view)]
         row[0] += 1
         row[1] += spent
@@ -62,19 +59,16 @@ def time_agent(spec: str, num_players: int, games: int, seed: int,
                phases: dict[str, list[float]] | None = None) -> tuple[int, float]:
     """(decisions, CPU ms per decision) of ``spec`` over ``games`` single hands (forced moves are not asked);
     ``phases``, when given, is filled with [decisions, seconds] by :func:`phase_of`."""
-    timed = [Timed(make_agent(spec)) for _ in range(num_players // 2)]
+    rows: defaultdict[str, list[float]] = defaultdict(lambda: [0, 0.0])  # both of the agent's seats
+    timed = [Timed(make_agent(spec), rows) for _ in range(num_players // 2)]
     seats = [seat for agent in timed for seat in (agent, make_agent("heuristic"))]
     for game in range(games):
         play_game(seats, seed=seed + game, config=SpadesConfig(num_players=num_players, single_hand=True),
                   agent_seeds=[seed + game] * num_players)  # a seeded agent replays its choices: the same decisions
-    decisions = sum(agent.decisions for agent in timed)
     if phases is not None:
-        for agent in timed:
-            for phase, (count, spent) in agent.phases.items():
-                row = phases.setdefault(phase, [0, 0.0])
-                row[0] += count
-                row[1] += spent
-    return decisions, 1000 * sum(agent.spent for agent in timed) / max(decisions, 1)
+        phases.update(rows)
+    decisions = int(sum(count for count, _ in rows.values()))
+    return decisions, 1000 * sum(spent for _, spent in rows.values()) / max(decisions, 1)
 
 
 def main(argv: list[str] | None = None) -> None:
