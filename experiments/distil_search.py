@@ -54,6 +54,7 @@ from spades_env.agents.ppo.collect import Collector
 from spades_env.agents.ppo.model import SHIPPED, load_policy, masked_log_probs, save_policy
 from spades_env.agents.ppo.plans import LEARNER, Plan
 from spades_env.agents.ppo.score_context import draw_start
+from spades_env.observations import layout
 
 HEURISTIC = ("agent", "heuristic")
 HELD_OUT = 0.1
@@ -101,6 +102,15 @@ def collect(out: Path, init: str, teacher: str, seed: int, chunk_hands: int, min
                   f"with {agree:.1%}, {time.perf_counter() - start:.0f} s", flush=True)
     finally:
         collector.close()
+
+
+def nil_standing(obs: torch.Tensor) -> torch.Tensor:
+    """Which rows (four-player observations) have a Nil or Blind Nil standing: a seat bid it and has taken no trick.
+    Fits tell these rows apart because the network's Nil play is what the search's labels have not taught it."""
+    bids, tricks = layout(4)["bids"], layout(4)["tricks"]
+    bid = obs[:, bids.start:bids.stop].reshape(-1, *bids.shape)  # per seat one-hot: not yet, 0..13, Blind Nil
+    nil = (bid[:, :, 1] > 0) | (bid[:, :, 15] > 0)
+    return (nil & (obs[:, tricks.start:tricks.stop] == 0)).any(1)
 
 
 def load_labels(out: Path) -> dict[str, torch.Tensor]:

@@ -46,3 +46,27 @@ def test_two_players_keep_only_the_labels_of_bids_and_card_plays(tmp_path):
     agent = make_agent(f"ppo:{tmp_path / 'policy.pt'}")
     game = play_game([agent, make_agent("heuristic")], seed=3, config=SpadesConfig(num_players=2, single_hand=True))
     assert game.game_over
+
+
+def test_nil_standing_reads_from_the_observation_what_the_engine_knows():
+    """A seat bid Nil or Blind Nil and has taken no trick, in every seat's observation of every card play."""
+    import numpy as np
+
+    from spades_env import actions as A
+    from spades_env.game import Phase, SpadesGame
+    from spades_env.observations import encode
+
+    game, rng = SpadesGame(num_players=4, single_hand=True), np.random.default_rng(0)
+    rows, truth = [], []
+    for seed in range(40):
+        game.reset(seed=seed)
+        while not game.terminated:
+            if game.phase == Phase.PLAY:
+                rows += [encode(game, seat) for seat in range(4)]
+                truth += [any(bid == 0 and won == 0 for bid, won in zip(game.bids, game.tricks))] * 4
+            legal = game.legal_actions()
+            nil = game.phase == Phase.BID and A.BID_BASE in legal and rng.random() < 0.3  # Nils, often
+            game.apply(A.BID_BASE if nil else legal[rng.integers(len(legal))])
+    found = distil_search.nil_standing(torch.from_numpy(np.stack(rows)).float())
+    assert 0 < sum(truth) < len(truth)
+    assert found.tolist() == truth

@@ -8,16 +8,12 @@ from pathlib import Path
 
 import torch
 
-from spades_env.observations import layout
+from spades_env.experiments.distil_search import nil_standing
 
 SOURCE, TARGET = Path("runs/distil4p_v2/labels"), Path("runs/distil4p_v2_nonil/labels")
 TARGET.mkdir(parents=True, exist_ok=True)
-bids, tricks = layout(4)["bids"], layout(4)["tricks"]
 for path in sorted(SOURCE.glob("chunk-*.pt")):
     chunk = torch.load(path)
     obs = chunk["obs"].float()
-    bid = obs[:, bids.start:bids.stop].reshape(-1, *bids.shape)  # per seat one-hot: not yet, 0..13, Blind Nil
-    nil = (bid[:, :, 1] > 0) | (bid[:, :, 15] > 0)
-    standing = (nil & (obs[:, tricks.start:tricks.stop] == 0)).any(1)
-    keep = ~(chunk["masks"][:, :52].any(1) & standing)
+    keep = ~(chunk["masks"][:, :52].any(1) & nil_standing(obs))
     torch.save({name: rows[keep] for name, rows in chunk.items()}, TARGET / path.name)

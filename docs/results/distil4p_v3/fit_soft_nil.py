@@ -17,8 +17,7 @@ from pathlib import Path
 import torch
 
 from spades_env.agents.ppo.model import SHIPPED, load_policy, masked_log_probs, save_policy
-from spades_env.experiments.distil_search import BATCH_SIZE, HELD_OUT, load_labels, with_stage
-from spades_env.observations import layout
+from spades_env.experiments.distil_search import BATCH_SIZE, HELD_OUT, load_labels, nil_standing, with_stage
 
 SOURCE = Path("runs/distil4p_v3")
 EPOCHS, LEARNING_RATE, SEED = 8, 3e-4, 4242
@@ -27,11 +26,7 @@ torch.set_num_threads(2)
 
 def searched_rows(obs: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
     """Card plays made while no seat's Nil or Blind Nil stands (its bidder has taken no trick)."""
-    bids, tricks = layout(4)["bids"], layout(4)["tricks"]
-    bid = obs[:, bids.start:bids.stop].reshape(-1, *bids.shape)  # per seat one-hot: not yet, 0..13, Blind Nil
-    nil = (bid[:, :, 1] > 0) | (bid[:, :, 15] > 0)
-    standing = (nil & (obs[:, tricks.start:tricks.stop] == 0)).any(1)
-    return masks[:, :52].any(1) & ~standing
+    return masks[:, :52].any(1) & ~nil_standing(obs)
 
 
 def loss(model, obs, masks, labels, searched, teacher, kl_weight: float) -> torch.Tensor:

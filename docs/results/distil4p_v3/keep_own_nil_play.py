@@ -9,21 +9,17 @@ from pathlib import Path
 import torch
 
 from spades_env.agents.ppo.model import SHIPPED, load_policy, masked_log_probs
-from spades_env.observations import layout
+from spades_env.experiments.distil_search import nil_standing
 
 SOURCE, TARGET = Path("runs/distil4p_v3/labels"), Path("runs/distil4p_v3_ownnil/labels")
 TARGET.mkdir(parents=True, exist_ok=True)
-bids, tricks = layout(4)["bids"], layout(4)["tricks"]
 model, _ = load_policy(SHIPPED[4])
 model.eval()
 relabelled = changed = total = 0
 for path in sorted(SOURCE.glob("chunk-*.pt")):
     chunk = torch.load(path)
     obs = chunk["obs"].float()
-    bid = obs[:, bids.start:bids.stop].reshape(-1, *bids.shape)  # per seat one-hot: not yet, 0..13, Blind Nil
-    nil = (bid[:, :, 1] > 0) | (bid[:, :, 15] > 0)
-    standing = (nil & (obs[:, tricks.start:tricks.stop] == 0)).any(1)
-    own = chunk["masks"][:, :52].any(1) & standing
+    own = chunk["masks"][:, :52].any(1) & nil_standing(obs)
     with torch.no_grad():
         greedy = masked_log_probs(model.logits(obs[own]), chunk["masks"][own]).argmax(-1)
     changed += int((chunk["teacher_actions"][own] != greedy).sum())
