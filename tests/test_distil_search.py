@@ -1,15 +1,19 @@
-"""experiments/distil_search.py: labels in resumable chunks, a fit that writes a playable policy."""
+"""experiments/distil_search.py: labels in resumable chunks, a fit that writes a playable policy, the rows with a Nil
+standing."""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import torch
 
+from spades_env import actions as A
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
 from spades_env.experiments import distil_search
-from spades_env.game import SpadesConfig
+from spades_env.game import Phase, SpadesConfig, SpadesGame
+from spades_env.observations import encode
 
 
 def test_collect_resumes_at_the_first_missing_chunk_and_fit_writes_a_policy(tmp_path):
@@ -50,12 +54,6 @@ def test_two_players_keep_only_the_labels_of_bids_and_card_plays(tmp_path):
 
 def test_nil_standing_reads_from_the_observation_what_the_engine_knows():
     """A seat bid Nil or Blind Nil and has taken no trick, in every seat's observation of every card play."""
-    import numpy as np
-
-    from spades_env import actions as A
-    from spades_env.game import Phase, SpadesGame
-    from spades_env.observations import encode
-
     game, rng = SpadesGame(num_players=4, single_hand=True), np.random.default_rng(0)
     rows, truth = [], []
     for seed in range(40):
