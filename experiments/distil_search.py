@@ -54,7 +54,7 @@ from spades_env.agents.ppo.collect import Collector
 from spades_env.agents.ppo.model import SHIPPED, load_policy, masked_log_probs, save_policy
 from spades_env.agents.ppo.plans import LEARNER, Plan
 from spades_env.agents.ppo.score_context import draw_start
-from spades_env.observations import layout
+from spades_env.observations import BID_CODES, layout
 
 HEURISTIC = ("agent", "heuristic")
 HELD_OUT = 0.1
@@ -109,7 +109,7 @@ def nil_standing(obs: torch.Tensor) -> torch.Tensor:
     Fits tell these rows apart because the network's Nil play is what the search's labels have not taught it."""
     bids, tricks = layout(4)["bids"], layout(4)["tricks"]
     bid = obs[:, bids.start:bids.stop].reshape(-1, *bids.shape)  # per seat one-hot: not yet, 0..13, Blind Nil
-    nil = (bid[:, :, 1] > 0) | (bid[:, :, 15] > 0)
+    nil = (bid[:, :, 1] > 0) | (bid[:, :, BID_CODES - 1] > 0)  # a bid b is code b + 1: Nil 1, Blind Nil the last
     return (nil & (obs[:, tricks.start:tricks.stop] == 0)).any(1)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import torch
 
+from spades_env import actions as A
 from spades_env.experiments.distil_search import nil_standing
 
 SOURCE, TARGET = Path("runs/distil4p_v2/labels"), Path("runs/distil4p_v2_nonil/labels")
@@ -15,5 +16,5 @@ TARGET.mkdir(parents=True, exist_ok=True)
 for path in sorted(SOURCE.glob("chunk-*.pt")):
     chunk = torch.load(path)
     obs = chunk["obs"].float()
-    keep = ~(chunk["masks"][:, :52].any(1) & nil_standing(obs))
+    keep = ~(chunk["masks"][:, :A.BID_BASE].any(1) & nil_standing(obs))
     torch.save({name: rows[keep] for name, rows in chunk.items()}, TARGET / path.name)

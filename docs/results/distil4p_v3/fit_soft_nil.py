@@ -16,6 +16,7 @@ from pathlib import Path
 
 import torch
 
+from spades_env import actions as A
 from spades_env.agents.ppo.model import SHIPPED, load_policy, masked_log_probs, save_policy
 from spades_env.experiments.distil_search import BATCH_SIZE, HELD_OUT, load_labels, nil_standing, with_stage
 
@@ -26,7 +27,7 @@ torch.set_num_threads(2)
 
 def searched_rows(obs: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
     """Card plays made while no seat's Nil or Blind Nil stands (its bidder has taken no trick)."""
-    return masks[:, :52].any(1) & ~nil_standing(obs)
+    return masks[:, :A.BID_BASE].any(1) & ~nil_standing(obs)
 
 
 def loss(model, obs, masks, labels, searched, teacher, kl_weight: float) -> torch.Tensor:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import torch
 
+from spades_env import actions as A
 from spades_env.agents.ppo.model import SHIPPED, load_policy, masked_log_probs
 from spades_env.experiments.distil_search import nil_standing
 
@@ -19,7 +20,7 @@ relabelled = changed = total = 0
 for path in sorted(SOURCE.glob("chunk-*.pt")):
     chunk = torch.load(path)
     obs = chunk["obs"].float()
-    own = chunk["masks"][:, :52].any(1) & nil_standing(obs)
+    own = chunk["masks"][:, :A.BID_BASE].any(1) & nil_standing(obs)
     with torch.no_grad():
         greedy = masked_log_probs(model.logits(obs[own]), chunk["masks"][own]).argmax(-1)
     changed += int((chunk["teacher_actions"][own] != greedy).sum())
