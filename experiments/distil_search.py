@@ -104,13 +104,14 @@ def collect(out: Path, init: str, teacher: str, seed: int, chunk_hands: int, min
         collector.close()
 
 
-def nil_standing(obs: torch.Tensor) -> torch.Tensor:
+def nil_standing(obs: torch.Tensor, seats: tuple[int, ...] = (0, 1, 2, 3)) -> torch.Tensor:
     """Which rows (four-player observations) have a Nil or Blind Nil standing: a seat bid it and has taken no trick.
-    Fits tell these rows apart because the network's Nil play is what the search's labels have not taught it."""
+    ``seats`` are relative to the observer (0 itself, 2 its partner). Fits tell these rows apart because the
+    network's Nil play is what the search's labels have not taught it."""
     bids, tricks = layout(4)["bids"], layout(4)["tricks"]
     bid = obs[:, bids.start:bids.stop].reshape(-1, *bids.shape)  # per seat one-hot: not yet, 0..13, Blind Nil
     nil = (bid[:, :, 1] > 0) | (bid[:, :, BID_CODES - 1] > 0)  # a bid b is code b + 1: Nil 1, Blind Nil the last
-    return (nil & (obs[:, tricks.start:tricks.stop] == 0)).any(1)
+    return (nil & (obs[:, tricks.start:tricks.stop] == 0))[:, list(seats)].any(1)
 
 
 def load_labels(out: Path) -> dict[str, torch.Tensor]:

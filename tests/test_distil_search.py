@@ -55,16 +55,19 @@ def test_two_players_keep_only_the_labels_of_bids_and_card_plays(tmp_path):
 def test_nil_standing_reads_from_the_observation_what_the_engine_knows():
     """A seat bid Nil or Blind Nil and has taken no trick, in every seat's observation of every card play."""
     game, rng = SpadesGame(num_players=4, single_hand=True), np.random.default_rng(0)
-    rows, truth = [], []
+    rows, truth, mine = [], [], []
     for seed in range(40):
         game.reset(seed=seed)
         while not game.terminated:
             if game.phase == Phase.PLAY:
+                standing = [bid == 0 and won == 0 for bid, won in zip(game.bids, game.tricks)]
                 rows += [encode(game, seat) for seat in range(4)]
-                truth += [any(bid == 0 and won == 0 for bid, won in zip(game.bids, game.tricks))] * 4
+                truth += [any(standing)] * 4
+                mine += [standing[seat] or standing[(seat + 2) % 4] for seat in range(4)]
             legal = game.legal_actions()
             nil = game.phase == Phase.BID and A.BID_BASE in legal and rng.random() < 0.3  # Nils, often
             game.apply(A.BID_BASE if nil else legal[rng.integers(len(legal))])
-    found = distil_search.nil_standing(torch.from_numpy(np.stack(rows)).float())
-    assert 0 < sum(truth) < len(truth)
-    assert found.tolist() == truth
+    obs = torch.from_numpy(np.stack(rows)).float()
+    assert 0 < sum(mine) < sum(truth) < len(truth)
+    assert distil_search.nil_standing(obs).tolist() == truth
+    assert distil_search.nil_standing(obs, seats=(0, 2)).tolist() == mine  # my side's: mine or my partner's
