@@ -7,7 +7,10 @@ fraction of a millisecond a world at four tricks left) and a network's mistakes 
 most four tricks left: there, perfect-information Monte Carlo over ``worlds`` deals drawn from the
 seat's information state (:func:`spades_env.agents.search.play.search_card`), the wrapped agent's
 own card kept among the equal best. So the wrapper changes a card only where the sampled worlds
-say another scores more.
+say another scores more. ``nil_tricks``, ``nil_risk`` and ``nil_play`` are the search agent's
+(docs/search.md): earlier than ``tricks``, while a Nil stands with at most ``nil_tricks`` left, the
+worlds are solved for the Nils' stakes alone; worlds fit the Nil bidders' dealt hands (``nil_risk``)
+and how they ducked (``nil_play``).
 """
 
 from __future__ import annotations
@@ -31,16 +34,19 @@ class EndgameAgent(BaseAgent):
     needs_infostate = True  # the worlds are resampled from it
 
     def __init__(self, agent: str | Agent, tricks: int = 4, worlds: int = 16, ms: float = 20.0,
+                 nil_tricks: int = 0, nil_risk: float | None = None, nil_play: bool = False,
                  seed: int | None = None) -> None:
-        if not 1 <= tricks <= 13 or worlds < 1 or ms <= 0:
-            raise ValueError(f"endgame needs 1 <= tricks <= 13, worlds >= 1 and ms > 0, got tricks={tricks!r}, "
-                             f"worlds={worlds!r}, ms={ms!r}")
+        if not 1 <= tricks <= 13 or worlds < 1 or ms <= 0 or not 0 <= nil_tricks <= 13:
+            raise ValueError(f"endgame needs 1 <= tricks <= 13, worlds >= 1, ms > 0 and 0 <= nil_tricks <= 13, got "
+                             f"tricks={tricks!r}, worlds={worlds!r}, ms={ms!r}, nil_tricks={nil_tricks!r}")
         self.agent = make_agent(agent) if isinstance(agent, str) else agent
         kind = observation_kind(self.agent)  # the wrapped agent's observation, passed on
         self.needs_observation = kind is not None
         if kind is not None:
             self.observation_kind = kind
-        self.budget = PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS), max_tricks=int(tricks))
+        self.budget = PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS), max_tricks=int(tricks),
+                                 nil_tricks=int(nil_tricks), nil_risk=None if nil_risk is None else float(nil_risk),
+                                 nil_play=bool(nil_play))
         self.seed = 0 if seed is None else int(seed)
 
     def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:
@@ -56,7 +62,8 @@ class EndgameAgent(BaseAgent):
 
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
         action = int(self.agent.act(observation, action_mask, view))
-        if view.phase != Phase.PLAY or tricks_left(view) > self.budget.max_tricks or len(view.legal_actions) < 2:
+        reach = max(self.budget.max_tricks, self.budget.nil_tricks)  # search_card keeps the Nil-only rule beyond
+        if view.phase != Phase.PLAY or tricks_left(view) > reach or len(view.legal_actions) < 2:
             return action
         # The decision's own generator, from the seed and the position: a decision never depends on earlier calls.
         rng = np.random.default_rng([self.seed & (2**63 - 1), view.hand_number, len(view.plays)])

@@ -18,7 +18,7 @@ from spades_env.agents.registry import make_agent
 from spades_env.agents.search import SearchAgent
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
-from spades_env.agents.search.worlds import exchanged_worlds, fitted_worlds, worlds
+from spades_env.agents.search.worlds import ducked_worlds, exchanged_worlds, fitted_worlds, nil_ducks, worlds
 from spades_env.cards import RANK_OF, SUIT_MASKS, card_id, cards_of
 from spades_env.determinize import resample
 from spades_env.game import Phase, SpadesConfig, SpadesGame
@@ -240,6 +240,40 @@ def test_nil_worlds_deal_a_nil_bidder_a_nil_hand_and_show_the_same_view():
             fit += all(nil_risk(world.start_hands[s]) <= 1.05 for s in nils)
             total += 1
     assert total >= 18 and fit == total
+
+
+def test_a_heuristic_nil_bidder_never_holds_a_card_its_ducks_rule_out():
+    """The heuristic's Nil bidder ducks with its highest card under the winner, so what nil_ducks rules out is
+    never in its true hand; ducked worlds deal it none of those cards and show the seat its own view."""
+    ruled_out = checked = 0
+    for game, view in decisions(4, games=16, seed=70):
+        if game.phase != Phase.PLAY:
+            continue
+        for seat, cards in nil_ducks(view).items():
+            assert view.bids[seat] == 0 and view.tricks_won[seat] == 0 and seat % 2 != view.seat % 2
+            assert not cards & game.hands[seat]
+            ruled_out += cards.bit_count()
+            for world in ducked_worlds(view, 2, np.random.default_rng(checked)):
+                assert player_view(world, view.seat) == view
+                assert not cards & world.hands[seat]
+                checked += 1
+    assert ruled_out >= 100 and checked >= 40
+
+
+def test_nil_ducks_reads_a_duck_and_drops_a_bidder_that_ducks_otherwise():
+    """Seat 1's Nil ducks the five of hearts under the king: it holds no heart from the six to the queen (but the
+    two and three, which fell). Leading the nine later shows it ducks otherwise: nothing is read for it."""
+    _, view = next(d for d in decisions(4, games=1, seed=5) if d[0].phase == Phase.PLAY)
+    h = lambda rank: card_id(2, rank)  # noqa: E731 (hearts by rank: 0 the two .. 12 the ace)
+    duck = ((0, h(11)), (1, h(3)), (2, h(0)), (3, h(1)))
+    view = replace(view, seat=0, bids=(3, 0, 4, 3), blind=(False,) * 4, tricks_won=(1, 0, 0, 0), plays=duck)
+    assert nil_ducks(view) == {1: sum(1 << h(r) for r in range(4, 11))}
+    view = replace(view, plays=(*duck, (0, card_id(0, 5)), (1, card_id(0, 2))), tricks_won=(1, 0, 0, 0))
+    clubs = (1 << card_id(0, 3)) | (1 << card_id(0, 4))  # and, ducking the four under the seven, the five and six
+    assert nil_ducks(view) == {1: sum(1 << h(r) for r in range(4, 11)) | clubs}
+    view = replace(view, plays=(*duck, (1, h(7))))
+    assert nil_ducks(view) == {}
+    assert nil_ducks(replace(view, plays=duck, seat=1)) == {}  # my own Nil, or my partner's: not modelled
 
 
 def test_bid_fitted_worlds_deal_hands_near_the_bids_and_show_the_same_view():

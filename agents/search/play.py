@@ -44,6 +44,8 @@ class PlayBudget:
     # against a Blind Nil that was exchanged: the bidder's and its partner's hands as the heuristic's exchange
     # leaves them (worlds.exchanged_worlds)
     exchange_fit: bool = False
+    # against a standing Nil: worlds in which its bidder holds no card its ducks rule out (worlds.ducked_worlds)
+    nil_play: bool = False
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -82,7 +84,7 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     solved = spent = 0
     cap = budget.world_cap()
     for world in fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma,
-                                budget.exchange_fit):
+                                budget.exchange_fit, budget.nil_play):
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
             break

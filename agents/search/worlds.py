@@ -6,19 +6,20 @@ with ``needs_infostate``, or one rebuilt from a view that has none). Uniform wor
 (:func:`worlds`) are what it draws by itself; the opponent models here choose some hidden hands
 their own way and let it draw the rest given them (``InformationState.resample(rng, hands=...)``):
 the two-player opponent's hand as the heuristic draws (:func:`drawn_worlds`), four-player worlds
-that fit the other seats' bids (:func:`fitted_worlds`, by rejection), and an opposing Blind Nil
-bidder's and its partner's hands as the heuristic's exchange leaves them (:func:`exchanged_worlds`).
+that fit the other seats' bids (:func:`fitted_worlds`, by rejection), an opposing Blind Nil
+bidder's and its partner's hands as the heuristic's exchange leaves them (:func:`exchanged_worlds`),
+and opposing Nil bidders' hands that fit how they ducked (:func:`ducked_worlds`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
-from spades_env.cards import FULL_DECK, cards_of, mask_of
+from spades_env.cards import FULL_DECK, SUIT_MASKS, SUIT_OF, TRICK_POWER, cards_of, mask_of
 from spades_env.determinize import HAND_SIZE, NoConsistentDeal
 from spades_env.game import Phase, SpadesGame
 from spades_env.rebuild import InconsistentView, cards_allowed, cards_played, information_state
@@ -28,8 +29,8 @@ from spades_env.view import PlayerView
 from ..heuristic.bidding import estimate_tricks, exchange, keep_offered, nil_risk
 from ..heuristic.params import V2
 
-__all__ = ["InconsistentView", "drawn_worlds", "exchange_odds", "exchanged_worlds", "fitted_worlds", "keep_odds",
-           "simulate_draw", "weighted_subset", "worlds"]
+__all__ = ["InconsistentView", "drawn_worlds", "ducked_worlds", "exchange_odds", "exchanged_worlds", "fitted_worlds",
+           "keep_odds", "nil_ducks", "simulate_draw", "weighted_subset", "worlds"]
 
 
 def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[SpadesGame]:
@@ -44,7 +45,8 @@ def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[S
 
 
 def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_risk: float | None = None,
-                  bid_sigma: float | None = None, exchange_fit: bool = False, tries: int = 8) -> Iterator[SpadesGame]:
+                  bid_sigma: float | None = None, exchange_fit: bool = False, nil_play: bool = False,
+                  tries: int = 8) -> Iterator[SpadesGame]:
     """Four players: worlds that fit what the other seats bid, for seats that bid as the heuristic does.
 
     Why: uniform worlds deal a Nil bidder aces and kings as often as anyone (so that in most of them its
@@ -59,11 +61,14 @@ def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_ri
       sum over those seats of the squared differences.
 
     Worlds are drawn by rejection, at most ``tries`` draws per world; past that the remaining worlds are
-    taken as drawn. Without a seat to fit, the worlds as drawn: those of :func:`exchanged_worlds` with
-    ``exchange_fit``, else of :func:`drawn_worlds`.
+    taken as drawn. Without a seat to fit, the worlds as drawn: those of :func:`ducked_worlds` with
+    ``nil_play``, else of :func:`exchanged_worlds` with ``exchange_fit``, else of :func:`drawn_worlds`.
     """
     fit = _bid_fit(view, nil_risk, bid_sigma)
-    draw = exchanged_worlds if exchange_fit else drawn_worlds
+    if nil_play:
+        draw = partial(ducked_worlds, exchange_fit=exchange_fit)
+    else:
+        draw = exchanged_worlds if exchange_fit else drawn_worlds
     if fit is None:
         yield from draw(view, count, rng)
         return
@@ -143,7 +148,8 @@ def drawn_worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iter
         yield state.resample(rng, hands={opp: weighted_subset(candidates, weights, size, rng)})
 
 
-def exchanged_worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[SpadesGame]:
+def exchanged_worlds(view: PlayerView, count: int, rng: np.random.Generator,
+                     excluded: dict[int, int] | None = None) -> Iterator[SpadesGame]:
     """Four players, in the play against a Blind Nil that was exchanged: worlds in which the bidder's and its
     partner's hands are what the heuristic's exchange (:func:`~spades_env.agents.heuristic.bidding.exchange`)
     leaves them.
@@ -156,18 +162,17 @@ def exchanged_worlds(view: PlayerView, count: int, rng: np.random.Generator) -> 
     among the hands consistent with the view; then its partner's the same way among the cards left; my partner
     holds the rest. Where the weighted hands leave my partner none that fits its voids, the partner's hand, then
     the bidder's, are drawn uniformly. Elsewhere (no such Blind Nil, or I am on its side): :func:`drawn_worlds`.
+    ``excluded`` ({seat: cards}) narrows what those seats may hold (:func:`ducked_worlds`).
     """
-    seat = view.seat
-    bidders = [s for s in ((seat + 1) % 4, (seat + 3) % 4) if view.num_players == 4 and view.blind[s]]
-    if (view.phase != Phase.PLAY or not view.config.blind_nil_exchange or len(bidders) != 1
-            or view.blind[(bidders[0] + 2) % 4]):
+    bidder = _exchanged_bidder(view)
+    if bidder is None:
         yield from drawn_worlds(view, count, rng)
         return
-    bidder, partner = bidders[0], (bidders[0] + 2) % 4
+    seat, partner = view.seat, (bidder + 2) % 4
     played = cards_played(view)
     dealt = mask_of(view.hand) | played[seat]
     odds_bidder, odds_partner = exchange_odds(FULL_DECK & ~dealt, variant_of(4).blind_nil_cards)
-    allowed = cards_allowed(view)
+    allowed = [cards & ~(excluded or {}).get(s, 0) for s, cards in enumerate(cards_allowed(view))]
     held = FULL_DECK & ~dealt & ~(played[0] | played[1] | played[2] | played[3])  # the three other hands
     state = information_state(view)
     for _ in range(count):
@@ -187,6 +192,103 @@ def exchanged_worlds(view: PlayerView, count: int, rng: np.random.Generator) -> 
                 break
             except NoConsistentDeal:
                 continue
+
+
+def _exchanged_bidder(view: PlayerView) -> int | None:
+    """The opposing Blind Nil bidder whose exchange :func:`exchanged_worlds` models, or None."""
+    bidders = [s for s in ((view.seat + 1) % 4, (view.seat + 3) % 4) if view.num_players == 4 and view.blind[s]]
+    if (view.phase != Phase.PLAY or not view.config.blind_nil_exchange or len(bidders) != 1
+            or view.blind[(bidders[0] + 2) % 4]):
+        return None
+    return bidders[0]
+
+
+def nil_ducks(view: PlayerView) -> dict[int, int]:
+    """Per opponent whose Nil or Blind Nil stands (four players), the cards it cannot hold now if it ducks as Nil
+    bidders do: following suit under the trick's winning card, its highest card that stays under (so it holds
+    none between that card and the winner); over the winner, only when it has no card of the suit that stays
+    under. A seat whose later plays show a card the rule says it did not hold ducks otherwise: none for it.
+    """
+    if view.num_players != 4 or view.phase != Phase.PLAY:
+        return {}
+    out = {}
+    for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4):
+        if view.bids[seat] != 0 or view.tricks_won[seat]:
+            continue
+        excluded = later = 0
+        for k in range(len(view.plays) - 1, -1, -1):  # back to front: the cards it played after each duck
+            who, card = view.plays[k]
+            if who != seat:
+                continue
+            first = k - k % 4
+            power = TRICK_POWER[SUIT_OF[view.plays[first][1]]]
+            if k == first or SUIT_OF[card] != SUIT_OF[view.plays[first][1]]:
+                later |= 1 << card
+                continue
+            top = max(power[c] for _, c in view.plays[first:k])
+            suit = SUIT_MASKS[SUIT_OF[card]]
+            if power[card] < top:  # it ducked: nothing of the suit between its card and the winner
+                gap = sum(1 << c for c in cards_of(suit) if power[card] < power[c] < top)
+            else:  # it could not: nothing of the suit under the winner
+                gap = sum(1 << c for c in cards_of(suit) if power[c] < top)
+            if gap & later:
+                break
+            excluded |= gap
+            later |= 1 << card
+        else:
+            if excluded:
+                out[seat] = excluded
+    return out
+
+
+def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator,
+                  exchange_fit: bool = False) -> Iterator[SpadesGame]:
+    """Four players, against a standing Nil: worlds in which each opposing Nil bidder holds none of the cards
+    its ducks rule out (:func:`nil_ducks`).
+
+    Why: a Nil bidder's card play shows its hand. Following under the winning card it plays the highest card
+    that stays under, so it has no card between that one and the winner; uniform worlds keep dealing it those
+    cards, and a defence solving them leads into holdings it does not have. This is an opponent model, for a Nil
+    bidder that ducks so (the heuristic does; a seat that shows otherwise is drawn as before). The bidder's
+    hand is drawn uniformly among the cards left it, or with :func:`exchanged_worlds`' weights
+    (``exchange_fit``) for an exchanged Blind Nil; the other hands given it. Where the cards left cannot
+    make its hand, or no opposing Nil has ducked: :func:`exchanged_worlds` with ``exchange_fit``, else
+    :func:`drawn_worlds`.
+    """
+    excluded = nil_ducks(view)
+    if exchange_fit and _exchanged_bidder(view) is not None:
+        yield from exchanged_worlds(view, count, rng, excluded)
+        return
+    if not excluded:
+        yield from (exchanged_worlds if exchange_fit else drawn_worlds)(view, count, rng)
+        return
+    played = cards_played(view)
+    allowed = cards_allowed(view)
+    held = FULL_DECK & ~mask_of(view.hand) & ~mask_of(view.passed)
+    for cards in played:
+        held &= ~cards
+    state = information_state(view)
+    for _ in range(count):
+        yield _ducked_world(state, excluded, held, allowed, played, rng)
+
+
+def _ducked_world(state, excluded: dict[int, int], held: int, allowed: list[int], played: list[int],
+                  rng: np.random.Generator, tries: int = 16) -> SpadesGame:
+    """One world of :func:`ducked_worlds`: the bidders' hands drawn first, again while the other seats' voids
+    leave the rest no deal; past ``tries``, a uniform world (the model gives way to what the seat saw)."""
+    for _ in range(tries):
+        hands: dict[int, int] = {}
+        for seat, ruled_out in excluded.items():
+            cards = cards_of(held & allowed[seat] & ~ruled_out & ~sum(hands.values()))
+            try:
+                hands[seat] = weighted_subset(cards, [1.0] * len(cards), HAND_SIZE - played[seat].bit_count(), rng)
+            except InconsistentView:
+                continue
+        try:
+            return state.resample(rng, hands=hands)
+        except NoConsistentDeal:
+            continue
+    return state.resample(rng)
 
 
 @lru_cache(maxsize=64)
