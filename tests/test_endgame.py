@@ -58,7 +58,10 @@ def test_the_spec_builds_any_agent_and_bad_input_is_one_line():
     assert agent.budget.max_tricks == 2 and agent.budget.worlds == 4 and agent.needs_infostate
     ppo = make_agent("endgame:ppo-v1")
     assert ppo.needs_observation and ppo.observation_kind == make_agent("ppo-v1").observation_kind
-    for spec, message in (("endgame", "expected 'endgame:AGENT'"), ("endgame:heuristic:tricks=0", "1 <= tricks")):
+    nil = make_agent("endgame:random-v1:tricks=2,nil_tricks=13,nil_risk=1.05,nil_play=true").budget
+    assert (nil.nil_tricks, nil.nil_risk, nil.nil_play) == (13, 1.05, True)
+    for spec, message in (("endgame", "expected 'endgame:AGENT'"), ("endgame:heuristic:tricks=0", "1 <= tricks"),
+                          ("endgame:heuristic:nil_tricks=14", "0 <= nil_tricks <= 13")):
         with pytest.raises((ValueError, AgentSpecError), match=message):
             make_agent(spec)
 
