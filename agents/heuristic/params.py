@@ -94,6 +94,9 @@ class Params:
     # more than this many (0: v1's rule; a large value: attack whatever the contract).
     attack_slack: float = 0.0
     attack_blind_nil: bool = True  # ... and attack a Blind Nil as a Nil (False: play my own contract against it)
+    # Count out of an opposing Nil bidder's hand the cards its ducks rule out (reading.nil_ducks: it ducks with its
+    # highest card under the winner, as this heuristic does). False in V1 and V2 (docs/results/nil_play/).
+    read_nil_ducks: bool = False
     # Lead a suit my partner is void in when it holds a spade with this probability. 0.3: -0.03 [-0.07, +0.02];
     # 0.7: -0.00 [-0.08, +0.08].
     partner_ruff: float = 0.5

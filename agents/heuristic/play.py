@@ -49,6 +49,7 @@ from spades_env.view import PlayerView
 
 from .bidding import card_nil_danger, higher_mask, lower_mask
 from .params import DEFAULT, Params
+from .reading import nil_ducks
 
 _SUIT_MASKS = np.array(SUIT_MASKS, np.int64)
 _SPADE_MASK = SUIT_MASKS[SPADES]
@@ -58,8 +59,8 @@ PILE = 4  # the undisclosed discard pile (two players): a holder that never play
 
 # The decision's inputs, one int64 array (one argument: numba checks each argument's type on every call).
 ME, N, PARTNER, HAND, LEGAL, PASSED, DISCARDED, PILE_SIZE, LOOKED, PARTNER_LED, TRICK_LEN = range(11)
-TRICK_SEATS, TRICK_CARDS, PLAYED_BY, VOIDS, BIDS, TRICKS, BLIND = 11, 15, 19, 23, 27, 31, 35
-STATE_SIZE = 36
+TRICK_SEATS, TRICK_CARDS, PLAYED_BY, VOIDS, BIDS, TRICKS, BLIND, RULED_OUT = 11, 15, 19, 23, 27, 31, 35, 36
+STATE_SIZE = 40  # RULED_OUT: per seat, cards counted out of its hand by what it played (reading.nil_ducks)
 # The parameters, one float64 array (the order of _params_array).
 (SAFE, PARTNER_SAFE, HOPELESS, COVER_HONOUR_RANK, COVER_RUFF_MAX_RANK, NIL_ATTACK_SUIT, PARTNER_RUFF,
  OPPONENT_RUFF, SET_SLACK, ATTACK_SLACK, ATTACK_BLIND_NIL) = range(11)
@@ -156,7 +157,7 @@ def _count(st, cx, share) -> None:
         for s in range(4):
             if (st[VOIDS + p] >> s) & 1:
                 void_mask |= _SUIT_MASKS[s]
-        cx[POSSIBLE + p] = (unseen & ~void_mask & ~known_all) | cx[KNOWN + p]
+        cx[POSSIBLE + p] = (unseen & ~void_mask & ~known_all & ~st[RULED_OUT + p]) | cx[KNOWN + p]
         slots[p] = max(0, 13 - popcount(st[PLAYED_BY + p]) - popcount(cx[KNOWN + p]))
     if n == 2 and st[LOOKED]:
         slots[PILE] = max(0, st[PILE_SIZE] - popcount(st[DISCARDED]))
@@ -747,7 +748,7 @@ _SUIT_BIT = tuple(1 << SUIT_OF[c] for c in range(NUM_CARDS))
 _VOID_BITS = {frozenset(s for s in range(4) if m >> s & 1): m for m in range(16)}
 
 
-def _state(view: PlayerView, hand: int) -> np.ndarray:
+def _state(view: PlayerView, hand: int, read_nil_ducks: bool = False) -> np.ndarray:
     """The decision's inputs as one array (the layout of the constants above)."""
     n, partner, bit = view.num_players, view.partner, _BIT
     played_by = [0, 0, 0, 0]
@@ -769,14 +770,16 @@ def _state(view: PlayerView, hand: int) -> np.ndarray:
     bids, tricks = view.bids, view.tricks_won
     if n == 2:
         voids, bids, tricks = voids + [0, 0], bids + (0, 0), tricks + (0, 0)
+    ruled_out = nil_ducks(view) if read_nil_ducks else {}
     return np.fromiter((view.seat, n, -1 if partner is None else partner, hand, legal, passed, discarded,
                         view.discard_pile_size, view.looked, partner_led, len(trick), *seats, *cards, *played_by,
-                        *voids, *bids, *tricks, sum(1 << p for p in range(n) if view.blind[p])), np.int64, STATE_SIZE)
+                        *voids, *bids, *tricks, sum(1 << p for p in range(n) if view.blind[p]),
+                        *(ruled_out.get(p, 0) for p in range(4))), np.int64, STATE_SIZE)
 
 
 def choose_card(view: PlayerView, hand: int | None = None, params: Params = DEFAULT) -> int:
     """The heuristic's card for ``view`` (which must be a PLAY decision of this seat)."""
     if hand is None:
         hand = mask_of(view.hand)
-    return int(choose(_state(view, hand), _params_array(params)))
+    return int(choose(_state(view, hand, params.read_nil_ducks), _params_array(params)))
 

@@ -19,7 +19,7 @@ from functools import lru_cache, partial
 
 import numpy as np
 
-from spades_env.cards import FULL_DECK, SUIT_MASKS, SUIT_OF, TRICK_POWER, cards_of, mask_of
+from spades_env.cards import FULL_DECK, cards_of, mask_of
 from spades_env.determinize import HAND_SIZE, NoConsistentDeal
 from spades_env.game import Phase, SpadesGame
 from spades_env.rebuild import InconsistentView, cards_allowed, cards_played, information_state
@@ -28,6 +28,7 @@ from spades_env.view import PlayerView
 
 from ..heuristic.bidding import estimate_tricks, exchange, keep_offered, nil_risk
 from ..heuristic.params import V2
+from ..heuristic.reading import nil_ducks
 
 __all__ = ["InconsistentView", "drawn_worlds", "ducked_worlds", "exchange_odds", "exchanged_worlds", "fitted_worlds",
            "keep_odds", "nil_ducks", "simulate_draw", "weighted_subset", "worlds"]
@@ -201,44 +202,6 @@ def _exchanged_bidder(view: PlayerView) -> int | None:
             or view.blind[(bidders[0] + 2) % 4]):
         return None
     return bidders[0]
-
-
-def nil_ducks(view: PlayerView) -> dict[int, int]:
-    """Per opponent whose Nil or Blind Nil stands (four players), the cards it cannot hold now if it ducks as Nil
-    bidders do: following suit under the trick's winning card, its highest card that stays under (so it holds
-    none between that card and the winner); over the winner, only when it has no card of the suit that stays
-    under. A seat whose later plays show a card the rule says it did not hold ducks otherwise: none for it.
-    """
-    if view.num_players != 4 or view.phase != Phase.PLAY:
-        return {}
-    out = {}
-    for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4):
-        if view.bids[seat] != 0 or view.tricks_won[seat]:
-            continue
-        excluded = later = 0
-        for k in range(len(view.plays) - 1, -1, -1):  # back to front: the cards it played after each duck
-            who, card = view.plays[k]
-            if who != seat:
-                continue
-            first = k - k % 4
-            power = TRICK_POWER[SUIT_OF[view.plays[first][1]]]
-            if k == first or SUIT_OF[card] != SUIT_OF[view.plays[first][1]]:
-                later |= 1 << card
-                continue
-            top = max(power[c] for _, c in view.plays[first:k])
-            suit = SUIT_MASKS[SUIT_OF[card]]
-            if power[card] < top:  # it ducked: nothing of the suit between its card and the winner
-                gap = sum(1 << c for c in cards_of(suit) if power[card] < power[c] < top)
-            else:  # it could not: nothing of the suit under the winner
-                gap = sum(1 << c for c in cards_of(suit) if power[c] < top)
-            if gap & later:
-                break
-            excluded |= gap
-            later |= 1 << card
-        else:
-            if excluded:
-                out[seat] = excluded
-    return out
 
 
 def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator,
