@@ -23,7 +23,7 @@ from spades_env.view import PlayerView
 
 from .registry import Agent, make_agent
 from .search.agent import NODES_PER_MS
-from .search.play import PlayBudget, search_card, tricks_left
+from .search.play import PlayBudget, check_nil_play, search_card, tricks_left
 
 
 class EndgameAgent(BaseAgent):
@@ -34,11 +34,12 @@ class EndgameAgent(BaseAgent):
     needs_infostate = True  # the worlds are resampled from it
 
     def __init__(self, agent: str | Agent, tricks: int = 4, worlds: int = 16, ms: float = 20.0,
-                 nil_tricks: int = 0, nil_risk: float | None = None, nil_play: bool = False,
+                 nil_tricks: int = 0, nil_risk: float | None = None, nil_play: float = 0.0,
                  seed: int | None = None) -> None:
         if not 1 <= tricks <= 13 or worlds < 1 or ms <= 0 or not 0 <= nil_tricks <= 13:
             raise ValueError(f"endgame needs 1 <= tricks <= 13, worlds >= 1, ms > 0 and 0 <= nil_tricks <= 13, got "
                              f"tricks={tricks!r}, worlds={worlds!r}, ms={ms!r}, nil_tricks={nil_tricks!r}")
+        check_nil_play(nil_play)
         self.agent = make_agent(agent) if isinstance(agent, str) else agent
         kind = observation_kind(self.agent)  # the wrapped agent's observation, passed on
         self.needs_observation = kind is not None
@@ -46,7 +47,7 @@ class EndgameAgent(BaseAgent):
             self.observation_kind = kind
         self.budget = PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS), max_tricks=int(tricks),
                                  nil_tricks=int(nil_tricks), nil_risk=None if nil_risk is None else float(nil_risk),
-                                 nil_play=bool(nil_play))
+                                 nil_play=float(nil_play))
         self.seed = 0 if seed is None else int(seed)
 
     def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:

@@ -246,6 +246,7 @@ def test_a_heuristic_nil_bidder_never_holds_a_card_its_ducks_rule_out():
     """The heuristic's Nil bidder ducks with its highest card under the winner, so what nil_ducks rules out is
     never in its true hand; ducked worlds deal it none of those cards and show the seat its own view."""
     ruled_out = checked = 0
+    dealt = {0.5: 0, 0.0: 0}  # ruled-out cards dealt to the bidder at half trust, and with none
     for game, view in decisions(4, games=16, seed=70):
         if game.phase != Phase.PLAY:
             continue
@@ -257,7 +258,12 @@ def test_a_heuristic_nil_bidder_never_holds_a_card_its_ducks_rule_out():
                 assert player_view(world, view.seat) == view
                 assert not cards & world.hands[seat]
                 checked += 1
+            for trust in dealt:
+                for world in ducked_worlds(view, 2, np.random.default_rng(checked), trust=trust):
+                    assert player_view(world, view.seat) == view
+                    dealt[trust] += (cards & world.hands[seat]).bit_count()
     assert ruled_out >= 100 and checked >= 40
+    assert 0 < dealt[0.5] < 0.8 * dealt[0.0]
 
 
 def test_nil_ducks_reads_a_duck_and_drops_a_bidder_that_ducks_otherwise():

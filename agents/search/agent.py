@@ -17,7 +17,7 @@ from ..heuristic import HeuristicAgent
 from ..heuristic.params import V1, V2
 from ..heuristic.play import choose_card
 from .bidding import search_bid, search_blind_nil
-from .play import PlayBudget, search_card, tricks_left
+from .play import PlayBudget, check_nil_play, search_card, tricks_left
 
 # Card play searches once this many tricks are left, by default: four players' 13-trick deals take the solver
 # seconds, two players' a millisecond or two (searching all 13 tricks there: +15.6 points per deal against the
@@ -51,8 +51,9 @@ class SearchAgent(BaseAgent):
       (:func:`.worlds.fitted_worlds`); ``exchange_fit`` (False by default):
       against a Blind Nil, worlds in which the bidder and its partner hold
       what the heuristic's exchange leaves them (:func:`.worlds.exchanged_worlds`);
-      ``nil_play`` (False by default): against a standing Nil, worlds in which
-      its bidder holds no card its ducks so far rule out (:func:`.worlds.ducked_worlds`).
+      ``nil_play`` (0 by default): against a standing Nil, worlds in which its
+      bidder holds no card its ducks so far rule out (1 or true), or holds one
+      with weight ``1 - nil_play`` (:func:`.worlds.ducked_worlds`).
     - **Bids, Nil included**: by play-outs (:mod:`.bidding`): over ``bid_worlds``
       deals consistent with the view (two players: the opponent's hand drawn as
       the heuristic draws), each played to the end by the heuristic,
@@ -89,10 +90,11 @@ class SearchAgent(BaseAgent):
     def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, max_tricks: int | None = None,
                  bid_worlds: int = 24, blind_worlds: int = 24, timings: str | None = None,
                  nil_tricks: int = 0, nil_risk: float | None = None, bid_sigma: float | None = None,
-                 exchange_fit: bool = False, nil_play: bool = False, base: str = "heuristic-v1") -> None:
+                 exchange_fit: bool = False, nil_play: float = 0.0, base: str = "heuristic-v1") -> None:
         if worlds < 0 or ms < 0 or nil_tricks < 0:
             raise ValueError(f"worlds, ms and nil_tricks must be >= 0, got worlds={worlds!r}, ms={ms!r}, "
                              f"nil_tricks={nil_tricks!r}")
+        check_nil_play(nil_play)
         if base not in BASES:
             raise ValueError(f"base must be one of {', '.join(BASES)} (the heuristic search falls back on and "
                              f"plays out with), got {base!r}")
@@ -103,7 +105,7 @@ class SearchAgent(BaseAgent):
                                       nil_tricks=int(nil_tricks),
                                       nil_risk=None if nil_risk is None else float(nil_risk),
                                       bid_sigma=None if bid_sigma is None else float(bid_sigma),
-                                      exchange_fit=bool(exchange_fit), nil_play=bool(nil_play))
+                                      exchange_fit=bool(exchange_fit), nil_play=float(nil_play))
                         for n in MAX_TRICKS}
         self.bid_worlds = int(bid_worlds)
         self.blind_worlds = int(blind_worlds)

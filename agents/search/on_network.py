@@ -33,7 +33,7 @@ class NetworkSearchAgent(BaseAgent):
     needs_view = True
     needs_infostate = True
 
-    def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, nil_play: bool = False) -> None:
+    def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, nil_play: float = 0.0) -> None:
         self.four = EndgameAgent(NETWORK, tricks=SEARCHED_TRICKS, worlds=worlds, ms=ms, nil_play=nil_play, seed=seed)
         self.two = SearchAgent(worlds=worlds, ms=ms, seed=seed)
         self.observation_kind = observation_kind(self.four) or "default"  # what the network reads
@@ -58,6 +58,6 @@ class NetworkSearchAgent(BaseAgent):
 
 
 def search_v3(seed: int | None = None, worlds: int = 24, ms: float = 250.0,
-              nil_play: bool = False) -> NetworkSearchAgent:
+              nil_play: float = 0.0) -> NetworkSearchAgent:
     """Registry factory for ``search-v3`` (``search-v3:worlds=32,ms=400``, ``search-v3:nil_play=true``)."""
     return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed, nil_play=nil_play)

@@ -44,8 +44,9 @@ class PlayBudget:
     # against a Blind Nil that was exchanged: the bidder's and its partner's hands as the heuristic's exchange
     # leaves them (worlds.exchanged_worlds)
     exchange_fit: bool = False
-    # against a standing Nil: worlds in which its bidder holds no card its ducks rule out (worlds.ducked_worlds)
-    nil_play: bool = False
+    # against a standing Nil, how far its bidder's ducks are believed (worlds.ducked_worlds' trust): 1 (or True),
+    # it holds no card they rule out; between, such a card weighs 1 - nil_play in the draw; 0: not read
+    nil_play: float = 0.0
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -58,6 +59,13 @@ class PlayChoice:
     solved: int  # worlds solved (0: the heuristic's card)
     nodes: int
     means: dict[int, float]  # mean value per legal card over the solved worlds (empty without search)
+
+
+def check_nil_play(nil_play: float) -> None:
+    """``nil_play`` is a share: 0 (or false) to 1 (or true)."""
+    if not 0 <= nil_play <= 1:
+        raise ValueError(f"nil_play must lie between 0 (the ducks not read) and 1 (or true: read as certain), "
+                         f"got {nil_play!r}")
 
 
 def tricks_left(view: PlayerView) -> int:

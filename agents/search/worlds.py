@@ -46,7 +46,7 @@ def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[S
 
 
 def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_risk: float | None = None,
-                  bid_sigma: float | None = None, exchange_fit: bool = False, nil_play: bool = False,
+                  bid_sigma: float | None = None, exchange_fit: bool = False, nil_play: float = 0.0,
                   tries: int = 8) -> Iterator[SpadesGame]:
     """Four players: worlds that fit what the other seats bid, for seats that bid as the heuristic does.
 
@@ -63,11 +63,11 @@ def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_ri
 
     Worlds are drawn by rejection, at most ``tries`` draws per world; past that the remaining worlds are
     taken as drawn. Without a seat to fit, the worlds as drawn: those of :func:`ducked_worlds` with
-    ``nil_play``, else of :func:`exchanged_worlds` with ``exchange_fit``, else of :func:`drawn_worlds`.
+    ``nil_play`` (its ``trust``), else of :func:`exchanged_worlds` with ``exchange_fit``, else of :func:`drawn_worlds`.
     """
     fit = _bid_fit(view, nil_risk, bid_sigma)
     if nil_play:
-        draw = partial(ducked_worlds, exchange_fit=exchange_fit)
+        draw = partial(ducked_worlds, exchange_fit=exchange_fit, trust=nil_play)
     else:
         draw = exchanged_worlds if exchange_fit else drawn_worlds
     if fit is None:
@@ -150,7 +150,7 @@ def drawn_worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iter
 
 
 def exchanged_worlds(view: PlayerView, count: int, rng: np.random.Generator,
-                     excluded: dict[int, int] | None = None) -> Iterator[SpadesGame]:
+                     excluded: dict[int, int] | None = None, trust: float = 1.0) -> Iterator[SpadesGame]:
     """Four players, in the play against a Blind Nil that was exchanged: worlds in which the bidder's and its
     partner's hands are what the heuristic's exchange (:func:`~spades_env.agents.heuristic.bidding.exchange`)
     leaves them.
@@ -163,7 +163,7 @@ def exchanged_worlds(view: PlayerView, count: int, rng: np.random.Generator,
     among the hands consistent with the view; then its partner's the same way among the cards left; my partner
     holds the rest. Where the weighted hands leave my partner none that fits its voids, the partner's hand, then
     the bidder's, are drawn uniformly. Elsewhere (no such Blind Nil, or I am on its side): :func:`drawn_worlds`.
-    ``excluded`` ({seat: cards}) narrows what those seats may hold (:func:`ducked_worlds`).
+    ``excluded`` ({seat: cards}) weighs down the bidder's cards its ducks rule out (:func:`ducked_worlds`).
     """
     bidder = _exchanged_bidder(view)
     if bidder is None:
@@ -173,17 +173,19 @@ def exchanged_worlds(view: PlayerView, count: int, rng: np.random.Generator,
     played = cards_played(view)
     dealt = mask_of(view.hand) | played[seat]
     odds_bidder, odds_partner = exchange_odds(FULL_DECK & ~dealt, variant_of(4).blind_nil_cards)
-    allowed = [cards & ~(excluded or {}).get(s, 0) for s, cards in enumerate(cards_allowed(view))]
+    allowed = cards_allowed(view)
+    ruled_out = (excluded or {}).get(bidder, 0)
     held = FULL_DECK & ~dealt & ~(played[0] | played[1] | played[2] | played[3])  # the three other hands
     state = information_state(view)
     for _ in range(count):
         hands: dict[int, int] = {}
         try:
-            cards = cards_of(held & allowed[bidder])
-            hands[bidder] = weighted_subset(cards, [odds_bidder[c] for c in cards],
+            cards, weights = _duck_weights(cards_of(held & allowed[bidder]), ruled_out, trust)
+            hands[bidder] = weighted_subset(cards, [w * odds_bidder[c] for c, w in zip(cards, weights)],
                                             HAND_SIZE - played[bidder].bit_count(), rng)
-            cards = cards_of(held & allowed[partner] & ~hands[bidder])
-            hands[partner] = weighted_subset(cards, [odds_partner[c] for c in cards],
+            cards, weights = _duck_weights(cards_of(held & allowed[partner] & ~hands[bidder]),
+                                           (excluded or {}).get(partner, 0), trust)
+            hands[partner] = weighted_subset(cards, [w * odds_partner[c] for c, w in zip(cards, weights)],
                                              HAND_SIZE - played[partner].bit_count(), rng)
         except InconsistentView:
             pass
@@ -204,10 +206,11 @@ def _exchanged_bidder(view: PlayerView) -> int | None:
     return bidders[0]
 
 
-def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator,
-                  exchange_fit: bool = False) -> Iterator[SpadesGame]:
+def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator, exchange_fit: bool = False,
+                  trust: float = 1.0) -> Iterator[SpadesGame]:
     """Four players, against a standing Nil: worlds in which each opposing Nil bidder holds none of the cards
-    its ducks rule out (:func:`nil_ducks`).
+    its ducks rule out (:func:`nil_ducks`); with ``trust`` below 1, such a card is drawn with weight
+    ``1 - trust`` against 1 for the others (a bidder that keeps to the rule that share of the time).
 
     Why: a Nil bidder's card play shows its hand. Following under the winning card it plays the highest card
     that stays under, so it has no card between that one and the winner; uniform worlds keep dealing it those
@@ -220,7 +223,7 @@ def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator,
     """
     excluded = nil_ducks(view)
     if exchange_fit and _exchanged_bidder(view) is not None:
-        yield from exchanged_worlds(view, count, rng, excluded)
+        yield from exchanged_worlds(view, count, rng, excluded, trust)
         return
     if not excluded:
         yield from (exchanged_worlds if exchange_fit else drawn_worlds)(view, count, rng)
@@ -232,19 +235,27 @@ def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator,
         held &= ~cards
     state = information_state(view)
     for _ in range(count):
-        yield _ducked_world(state, excluded, held, allowed, played, rng)
+        yield _ducked_world(state, excluded, trust, held, allowed, played, rng)
 
 
-def _ducked_world(state, excluded: dict[int, int], held: int, allowed: list[int], played: list[int],
+def _duck_weights(cards: list[int], ruled_out: int, trust: float) -> tuple[list[int], list[float]]:
+    """``cards`` and their weights in a Nil bidder's hand draw: ``1 - trust`` for a ruled-out card, 1 for the others
+    (a card of weight 0 left out)."""
+    weights = [1.0 - trust if ruled_out >> c & 1 else 1.0 for c in cards]
+    kept = [i for i, w in enumerate(weights) if w > 0]
+    return [cards[i] for i in kept], [weights[i] for i in kept]
+
+
+def _ducked_world(state, excluded: dict[int, int], trust: float, held: int, allowed: list[int], played: list[int],
                   rng: np.random.Generator, tries: int = 16) -> SpadesGame:
     """One world of :func:`ducked_worlds`: the bidders' hands drawn first, again while the other seats' voids
     leave the rest no deal; past ``tries``, a uniform world (the model gives way to what the seat saw)."""
     for _ in range(tries):
         hands: dict[int, int] = {}
         for seat, ruled_out in excluded.items():
-            cards = cards_of(held & allowed[seat] & ~ruled_out & ~sum(hands.values()))
+            cards, weights = _duck_weights(cards_of(held & allowed[seat] & ~sum(hands.values())), ruled_out, trust)
             try:
-                hands[seat] = weighted_subset(cards, [1.0] * len(cards), HAND_SIZE - played[seat].bit_count(), rng)
+                hands[seat] = weighted_subset(cards, weights, HAND_SIZE - played[seat].bit_count(), rng)
             except InconsistentView:
                 continue
         try:
