@@ -30,12 +30,13 @@ def nil_ducks(view: PlayerView) -> dict[int, int]:
             if who != seat:
                 continue
             first = k - k % 4
-            power = TRICK_POWER[SUIT_OF[view.plays[first][1]]]
-            if k == first or SUIT_OF[card] != SUIT_OF[view.plays[first][1]]:
+            led = SUIT_OF[view.plays[first][1]]
+            power = TRICK_POWER[led]
+            if k == first or SUIT_OF[card] != led:
                 later |= 1 << card
                 continue
             top = max(power[c] for _, c in view.plays[first:k])
-            suit = SUIT_MASKS[SUIT_OF[card]]
+            suit = SUIT_MASKS[led]
             if power[card] < top:  # it ducked: nothing of the suit between its card and the winner
                 gap = sum(1 << c for c in cards_of(suit) if power[card] < power[c] < top)
             else:  # it could not: nothing of the suit under the winner

@@ -170,21 +170,21 @@ def exchanged_worlds(view: PlayerView, count: int, rng: np.random.Generator,
         yield from drawn_worlds(view, count, rng)
         return
     seat, partner = view.seat, (bidder + 2) % 4
+    excluded = excluded or {}
     played = cards_played(view)
     dealt = mask_of(view.hand) | played[seat]
     odds_bidder, odds_partner = exchange_odds(FULL_DECK & ~dealt, variant_of(4).blind_nil_cards)
     allowed = cards_allowed(view)
-    ruled_out = (excluded or {}).get(bidder, 0)
     held = FULL_DECK & ~dealt & ~(played[0] | played[1] | played[2] | played[3])  # the three other hands
     state = information_state(view)
     for _ in range(count):
         hands: dict[int, int] = {}
         try:
-            cards, weights = _duck_weights(cards_of(held & allowed[bidder]), ruled_out, trust)
+            cards, weights = _duck_weights(cards_of(held & allowed[bidder]), excluded.get(bidder, 0), trust)
             hands[bidder] = weighted_subset(cards, [w * odds_bidder[c] for c, w in zip(cards, weights)],
                                             HAND_SIZE - played[bidder].bit_count(), rng)
             cards, weights = _duck_weights(cards_of(held & allowed[partner] & ~hands[bidder]),
-                                           (excluded or {}).get(partner, 0), trust)
+                                           excluded.get(partner, 0), trust)
             hands[partner] = weighted_subset(cards, [w * odds_partner[c] for c, w in zip(cards, weights)],
                                              HAND_SIZE - played[partner].bit_count(), rng)
         except InconsistentView:

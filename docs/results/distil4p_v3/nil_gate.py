@@ -3,21 +3,18 @@
     spades tournament --agents ./docs/results/distil4p_v3/nil_gate.py:NilGate ppo-v3 --single-hand ...
 """
 
-import numpy as np
+from nil_switch import NilSwitch
 
-from spades_env.agents.split_agent import SplitAgent
-from spades_env.game import Phase
 from spades_env.view import PlayerView
 
 
-class NilGate(SplitAgent):
+class NilGate(NilSwitch):
     """Every decision ppo-v3's, but card plays while neither I nor my partner has a Nil or Blind Nil standing: the
     expert's (fitted on exactly those card plays)."""
 
     def __init__(self, expert: str = "ppo:runs/distil4p_v3_gate/policy.pt") -> None:
-        super().__init__("ppo-v3", expert)
+        super().__init__(expert)
 
-    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
-        mine = any(view.bids[s] == 0 and view.tricks_won[s] == 0 for s in (view.seat, view.partner))
-        agent = self.player if view.phase == Phase.PLAY and not mine else self.bidder
-        return int(agent.act(observation, action_mask, view))
+    def fitted_plays(self, view: PlayerView) -> bool:
+        """Whether this card play is the expert's: no Nil of my side stands."""
+        return not any(view.bids[s] == 0 and view.tricks_won[s] == 0 for s in (view.seat, view.partner))

@@ -5,6 +5,7 @@
 
 import numpy as np
 
+from spades_env.agents.search.play import nil_standing
 from spades_env.agents.split_agent import SplitAgent
 from spades_env.game import Phase
 from spades_env.view import PlayerView
@@ -16,7 +17,10 @@ class NilSwitch(SplitAgent):
     def __init__(self, fitted: str = "ppo:runs/distil4p_v3/policy.pt") -> None:
         super().__init__("ppo-v3", fitted)
 
+    def fitted_plays(self, view: PlayerView) -> bool:
+        """Whether this card play is the fit's: no Nil stands."""
+        return not nil_standing(view)
+
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
-        standing = any(bid == 0 and won == 0 for bid, won in zip(view.bids, view.tricks_won))
-        agent = self.player if view.phase == Phase.PLAY and not standing else self.bidder
+        agent = self.player if view.phase == Phase.PLAY and self.fitted_plays(view) else self.bidder
         return int(agent.act(observation, action_mask, view))
