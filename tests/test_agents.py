@@ -15,7 +15,7 @@ from spades_env.agent import ask
 from spades_env.agents import make_agent
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.heuristic.bidding import estimate_tricks, nil_risk
-from spades_env.agents.heuristic.params import DEFAULT
+from spades_env.agents.heuristic.params import DEFAULT, V2
 from spades_env.agents.match import play_game
 from spades_env.agents.random_agent import RandomAgent
 from spades_env.cards import bits_to_array, mask_of, str_to_card
@@ -273,6 +273,16 @@ def test_nil_bidder_sheds_its_highest_card_under_the_winner():
 def test_opponent_of_a_nil_bidder_stays_under_it():
     game = fixed_game(NIL_HANDS, bids=(3, 0, 3, 3), plays="2H 9H")  # seat 1 (Nil) is winning with the 9H
     assert act(HeuristicAgent(0), game) == str_to_card("8H")
+
+
+def test_the_attack_on_a_nil_can_leave_following_to_the_contract():
+    # Seat 3 (the Nil bidder's partner) led the 8C; the Nil (seat 1) plays after seat 0. The attack's follow rule
+    # keeps seat 0's lowest club to stay under the Nil later (the 3C under the 8C); without it, second hand low.
+    game = fixed_game(NIL_HANDS, bids=(3, 0, 3, 3), plays="4D 5D 8D JD 8C")
+    assert game.current_player == 0
+    attacking = replace(V2, attack_slack=float("inf"))  # whatever its own contract needs
+    assert act(HeuristicAgent(0, params=attacking), game) == str_to_card("3C")
+    assert act(HeuristicAgent(0, params=replace(attacking, attack_follow=False)), game) == str_to_card("2C")
 
 
 def test_partner_of_a_nil_bidder_overtakes_it_cheaply():

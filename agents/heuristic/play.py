@@ -63,7 +63,7 @@ TRICK_SEATS, TRICK_CARDS, PLAYED_BY, VOIDS, BIDS, TRICKS, BLIND, RULED_OUT = 11,
 STATE_SIZE = 40  # RULED_OUT: per seat, cards counted out of its hand by what it played (reading.nil_ducks)
 # The parameters, one float64 array (the order of _params_array).
 (SAFE, PARTNER_SAFE, HOPELESS, COVER_HONOUR_RANK, COVER_RUFF_MAX_RANK, NIL_ATTACK_SUIT, PARTNER_RUFF,
- OPPONENT_RUFF, SET_SLACK, ATTACK_SLACK, ATTACK_BLIND_NIL) = range(11)
+ OPPONENT_RUFF, SET_SLACK, ATTACK_SLACK, ATTACK_BLIND_NIL, ATTACK_FOLLOW) = range(12)
 
 
 # ------------------------------------------------------------------ cards
@@ -484,7 +484,7 @@ def _follow_attack(st, params, cx, winners: int, losers: int, following: bool, w
         # The Nil is winning: let it (highest card that stays under). Busting it is worth 100 points and a
         # bag, more than the trick costs unless we need every trick.
         return _under(cx, losers, following)
-    if attack and _can_attack(st, params, cx):
+    if attack and params[ATTACK_FOLLOW] and _can_attack(st, params, cx):
         for i in range(cx[N_AFTER]):
             target = cx[AFTER + i]
             if (attack >> target) & 1:
@@ -740,7 +740,8 @@ def _lead_low(st, params, cx, share, side_cards: int) -> int:
 def _params_array(params: Params) -> np.ndarray:
     return np.array([params.safe, params.partner_safe, params.hopeless, params.cover_honour_rank,
                      params.cover_ruff_max_rank, params.nil_attack_suit, params.partner_ruff, params.opponent_ruff,
-                     params.set_slack, params.attack_slack, params.attack_blind_nil], np.float64)
+                     params.set_slack, params.attack_slack, params.attack_blind_nil, params.attack_follow],
+                    np.float64)
 
 
 _BIT = tuple(1 << c for c in range(NUM_CARDS))
