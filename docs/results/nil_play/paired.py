@@ -1,12 +1,13 @@
 """What nil_play adds against heuristic-v2 on identical deals (eval_plan.txt's addendum 2).
 
     python docs/results/nil_play/paired.py results/nil_play/heuristic-v2_house_single \
-        results/nil_play/base_heuristic-v2_house_single
+        results/nil_play/base_heuristic-v2_house_single [OPPONENT]
 
-Each folder is a single-hand duplicate tournament of an agent against heuristic-v2 at the same seed, so board k
-deals the same cards in both. A board's figure is the mean, over its two games, of the agent's side's points minus
-heuristic-v2's (the tournament's points per deal); the difference of the two agents' board figures, board by board,
-is the option's effect, given with its 95% interval (normal, over the boards).
+Each folder is a single-hand duplicate tournament of an agent against the same opponent (OPPONENT, by default
+heuristic-v2) at the same seed, so board k deals the same cards in both. A board's figure is the mean, over its two
+games, of the agent's side's points minus the opponent's (the tournament's points per deal); the difference of the
+two agents' board figures, board by board, is the option's effect, given with its 95% interval (normal, over the
+boards).
 """
 
 import json
@@ -16,19 +17,20 @@ from collections import defaultdict
 from pathlib import Path
 
 
-def boards(folder: Path) -> dict[int, tuple[int, float]]:
-    """Board -> (the deal's seed, the agent's points minus heuristic-v2's, the mean of its two games)."""
+def boards(folder: Path, opponent: str) -> dict[int, tuple[int, float]]:
+    """Board -> (the deal's seed, the agent's points minus the opponent's, the mean of its two games)."""
     diffs, seeds = defaultdict(list), {}
     for line in (folder / "games.jsonl").open():
         game = json.loads(line)
-        side = game["sides"].index(next(a for a in game["sides"] if a != "heuristic-v2"))
+        side = 1 - game["sides"].index(opponent)
         diffs[game["board"]].append(game["scores"][side] - game["scores"][1 - side])
         seeds.setdefault(game["board"], set()).add(game["seed"])
     return {b: (frozenset(seeds[b]), sum(d) / len(d)) for b, d in diffs.items()}
 
 
 def main() -> None:
-    option, base = (boards(Path(arg)) for arg in sys.argv[1:3])
+    opponent = sys.argv[3] if len(sys.argv) > 3 else "heuristic-v2"
+    option, base = (boards(Path(arg), opponent) for arg in sys.argv[1:3])
     common = sorted(set(option) & set(base))
     if any(option[b][0] != base[b][0] for b in common):
         raise SystemExit("error: the two tournaments deal different cards on the same board; play them at one seed")
