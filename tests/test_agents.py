@@ -285,6 +285,15 @@ def test_the_attack_on_a_nil_can_leave_following_to_the_contract():
     assert act(HeuristicAgent(0, params=replace(attacking, attack_follow=False)), game) == str_to_card("2C")
 
 
+def test_the_attack_on_a_nil_lets_the_nil_bidder_beat_my_partner():
+    # Seat 2 led the 8H, the Nil bidder's partner played under it; the Nil (seat 1) plays last. Counting the Nil
+    # bidder as a threat to my partner's card, the heuristic overtakes with the ace and lets the Nil off.
+    game = fixed_game(NIL_HANDS, bids=(3, 0, 3, 3), plays="4D 5D QD JD 8H 7H")
+    assert act(HeuristicAgent(0, params=V2), game) == str_to_card("AH")
+    attacking = replace(V2, attack_slack=float("inf"), attack_follow=False)
+    assert act(HeuristicAgent(0, params=attacking), game) == str_to_card("2H")
+
+
 def test_partner_of_a_nil_bidder_overtakes_it_cheaply():
     game = fixed_game(NIL_HANDS, bids=(3, 0, 3, 3), plays="2H 9H 8H")
     assert act(HeuristicAgent(0), game) == str_to_card("TH")

@@ -95,10 +95,11 @@ class Params:
     attack_slack: float = 0.0
     attack_blind_nil: bool = True  # ... and attack a Blind Nil as a Nil (False: play my own contract against it)
     # Attack when following too: with the Nil bidder still to play and its cover done, throw my highest card under
-    # the winner (keeping low cards to stay under it later). False: attack by leads alone, and follow as if no Nil
-    # stood (a winning Nil is still let win). The follow rule is what costs an attack its tricks: against
-    # heuristic-v2 on house-rule single hands (seed 47615), attacking always costs -2.4 [-4.6, -0.2] with it and
-    # gains +4.8 [+3.0, +6.5] without it (docs/results/nil_attack/).
+    # the winner (keeping low cards to stay under it later). False: attack by leads alone and follow for the
+    # contract, a winning Nil still let win and a Nil bidder no threat to my partner's winning card (its beating it
+    # is the set). The follow rule is what costs an attack its tricks: against heuristic-v2 on house-rule single
+    # hands (seed 47615), attacking always costs -2.4 [-4.6, -0.2] with it and gains +6.3 [+4.5, +8.1] without it
+    # (docs/results/nil_attack/).
     attack_follow: bool = True
     # Count out of an opposing Nil bidder's hand the cards its ducks rule out (reading.nil_ducks: it ducks with its
     # highest card under the winner, as this heuristic does). False in V1 and V2 (docs/results/nil_play/).

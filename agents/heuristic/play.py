@@ -504,20 +504,21 @@ def _follow_partner_winning(st, params, cx, share, winners: int, losers: int, fo
     if not cx[WANT]:
         return _duck(cx, winners, losers, following)
     if cx[OPP_AFTER] and winners:
-        holds = _survives_after(st, cx, share, best)
+        holds = _survives_after(st, cx, share, best, cx[ATTACK] if not params[ATTACK_FOLLOW] else 0)
         if holds < params[PARTNER_SAFE]:
             return _win_safely(st, params, cx, share, winners, losers, following)
     return _shed_low(st, cx, losers, following) if losers else _cheapest(st, cx, winners)
 
 
 @njit(cache=True)
-def _survives_after(st, cx, share, best: int) -> float:
-    """Chance that the trick's winning card ``best`` is not beaten by the opponents still to play."""
+def _survives_after(st, cx, share, best: int, wanted: int) -> float:
+    """Chance that the trick's winning card ``best`` is not beaten by the opponents still to play (``wanted``: seats
+    whose win we want, Nil bidders under attack, not counted)."""
     led = _suit(st[TRICK_CARDS])
     prob = 1.0
     for i in range(cx[N_AFTER]):
         p = cx[AFTER + i]
-        if p % 2 != st[ME] % 2:
+        if p % 2 != st[ME] % 2 and not (wanted >> p) & 1:
             prob *= 1.0 - _p_beats(cx, share, p, best, led)
     return prob
 
