@@ -18,6 +18,11 @@ Usage::
 
     python -m spades_env.experiments.catch_up_model                  # the house rule's table
     python -m spades_env.experiments.catch_up_model --catch-up 0     # no catch-up: games keep the lead
+    python -m spades_env.experiments.catch_up_model --shave 20       # the leader may stay under the deficit
+
+``--shave N`` bounds what keeping a lead under the deficit could be worth: a hand that would carry the modelled
+side's lead to between ``deficit`` and ``deficit + N`` without ending the game is scored one point under the
+deficit instead, for free (a real agent pays for it in expected points and cannot aim that well).
 """
 
 from __future__ import annotations
@@ -37,9 +42,10 @@ GAME = SpadesConfig()  # the target and the hands' cap of a game to 500
 
 def games_lead(edge: float, games: int = 20000, *, catch_up: float = BLIND_NIL_CATCH_UP[4],
                deficit: int = HOUSE_DEFICIT, target: int = GAME.target_score, max_hands: int = GAME.max_hands,
-               rate: float = RATES[4][0], spread: float = RATES[4][1], seed: int = 0) -> float:
+               rate: float = RATES[4][0], spread: float = RATES[4][1], seed: int = 0, shave: float = 0) -> float:
     """The modelled points per deal over ``games`` games to ``target`` of a side whose single-hand lead is
-    ``edge``: the summed points difference of every hand played over the number of hands."""
+    ``edge``: the summed points difference of every hand played over the number of hands (``shave``: see the
+    module docstring)."""
     rng = np.random.default_rng(seed)
     scores = np.zeros((games, 2))
     playing = np.ones(games, bool)
@@ -48,6 +54,11 @@ def games_lead(edge: float, games: int = 20000, *, catch_up: float = BLIND_NIL_C
         lead = scores[:, 0] - scores[:, 1]
         difference = rng.normal(edge, spread, games)
         difference += catch_up * ((lead <= -deficit).astype(float) - (lead >= deficit))
+        if shave:
+            ends = np.maximum(scores[:, 0] + rate + difference / 2, scores[:, 1] + rate - difference / 2) >= target
+            after = lead + difference
+            kept = ~ends & (after >= deficit) & (after < deficit + shave)
+            difference[kept] -= after[kept] - (deficit - 1)
         scores[playing, 0] += rate + difference[playing] / 2
         scores[playing, 1] += rate - difference[playing] / 2
         total += difference[playing].sum()
@@ -68,12 +79,15 @@ def main(argv: list[str] | None = None) -> None:
                         help="how far behind a side must stand to bid Blind Nil (the house preset's)")
     parser.add_argument("--games", type=int, default=20000, help="games modelled per lead")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--shave", type=float, default=0,
+                        help="points a hand may give back, free, to keep the lead under the deficit (an upper bound)")
     args = parser.parse_args(argv)
     print(f"catch-up {args.catch_up:g} points for a side {args.deficit} or more behind; {args.games} games each")
     print("| single-hand lead | games to 500, points per deal |")
     print("|---:|---:|")
     for edge in args.edges:
-        lead = games_lead(edge, args.games, catch_up=args.catch_up, deficit=args.deficit, seed=args.seed)
+        lead = games_lead(edge, args.games, catch_up=args.catch_up, deficit=args.deficit, seed=args.seed,
+                          shave=args.shave)
         print(f"| {edge:+g} | {lead:+.1f} |")
 
 
