@@ -17,8 +17,8 @@ from collections import defaultdict
 from pathlib import Path
 
 
-def boards(folder: Path, opponent: str) -> dict[int, tuple[int, float]]:
-    """Board -> (the deal's seed, the agent's points minus the opponent's, the mean of its two games)."""
+def boards(folder: Path, opponent: str) -> dict[int, tuple[frozenset[int], float]]:
+    """Board -> (its games' deal seeds, the agent's points minus the opponent's, the mean of its two games)."""
     diffs, seeds = defaultdict(list), {}
     for line in (folder / "games.jsonl").open():
         game = json.loads(line)
