@@ -108,15 +108,33 @@ def resample(game: SpadesGame, seat: int, rng: np.random.Generator | int | None 
     an opponent model that draws them its own way; the other hidden cards are drawn given them. A hand
     that does not fit what ``seat`` knows raises :class:`NoConsistentDeal`. Not after a two-player
     opponent's Blind Nil replacements (where my discards may lie is then weighted, not counted)."""
-    check_engine(game.config, "resampler")
-    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    new = game.clone()
-    if game.variant.drawn:
-        _resample_two(game, new, seat, rng, hands or {})
-    else:
-        _resample_four(game, new, seat, rng, hands or {})
-    new.rng = np.random.default_rng(int(rng.integers(2**63)))  # the future is hidden too
-    return new
+    return Resampler(game, seat)(rng, hands)
+
+
+class Resampler:
+    """:func:`resample` for many draws from one position: what the seat knows is worked out once.
+
+    Why: search draws a few dozen worlds per decision, and reading the seat's knowledge from the
+    game (the cards played, shown voids, the hand sizes) cost as much as drawing the cards. ``game``
+    must not change while the resampler is used (an information state's copy never does). A draw
+    is exactly :func:`resample`'s with the same generator.
+    """
+
+    def __init__(self, game: SpadesGame, seat: int) -> None:
+        check_engine(game.config, "resampler")
+        self.game, self.seat = game, seat
+        self._four = None if game.variant.drawn else _four_player_deal(game, seat)
+
+    def __call__(self, rng: np.random.Generator | int | None = None,
+                 hands: Mapping[int, int] | None = None) -> SpadesGame:
+        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        new = self.game.clone()
+        if self._four is None:
+            _resample_two(self.game, new, self.seat, rng, hands or {})
+        else:
+            _resample_four(self.game, new, self.seat, rng, hands or {}, *self._four)
+        new.rng = np.random.default_rng(int(rng.integers(2**63)))  # the future is hidden too
+        return new
 
 
 def information_state_key(game: SpadesGame, seat: int) -> str:
@@ -533,8 +551,7 @@ def _four_player_hand_sizes(game: SpadesGame) -> list[int]:
 
 
 def _resample_four(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.Generator,
-                   hands: Mapping[int, int]) -> None:
-    deal, known = _four_player_deal(game, seat)
+                   hands: Mapping[int, int], deal: HiddenDeal, known: list[int]) -> None:
     if any(known[p] & ~hand for p, hand in hands.items()):
         raise NoConsistentDeal("a hand given lacks a card the seat knows it holds")
     dealt = deal.sample_given({p: hand & ~known[p] for p, hand in hands.items()}, rng)
@@ -554,8 +571,8 @@ def _resample_four(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.
     new.start_hands = tuple(held)
     if passes:
         new.passes = passes
-        pass_actions = [i for i, (_, action) in enumerate(game.actions) if A.is_card(action)][:len(passes)]
-        for i, (giver, _, card) in zip(pass_actions, passes):
+        pass_actions = (i for i, (_, action) in enumerate(game.actions) if A.is_card(action))  # the first ones
+        for (giver, _, card), i in zip(passes, pass_actions):
             new.actions[i] = (giver, card)
 
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from .cards import NUM_CARDS, cards_of
-from .determinize import Where, hidden_card_probabilities, information_state_key, resample
+from .determinize import Resampler, Where, hidden_card_probabilities, information_state_key
 from .game import CompletedTrick, Phase, SpadesConfig, SpadesGame
 
 __all__ = ["CompletedTrick", "InformationState", "PlayerView", "player_view"]
@@ -30,11 +30,12 @@ class InformationState:
     copy's hidden cards would be cheating (in-process agents are trusted, as OpenSpiel's bots are).
     """
 
-    __slots__ = ("seat", "_game")
+    __slots__ = ("seat", "_game", "_resampler")
 
     def __init__(self, game: SpadesGame, seat: int) -> None:
         self.seat = seat
         self._game = game.clone()
+        self._resampler: Resampler | None = None  # made at the first draw (the copy never changes)
 
     @property
     def view(self) -> PlayerView:
@@ -49,7 +50,9 @@ class InformationState:
                  hands: Mapping[int, int] | None = None) -> SpadesGame:
         """A full game the seat cannot tell from this one, the hidden cards dealt uniformly among the
         consistent deals, or given those ``hands`` (:func:`~.determinize.resample`)."""
-        return resample(self._game, self.seat, rng, hands)
+        if self._resampler is None:
+            self._resampler = Resampler(self._game, self.seat)
+        return self._resampler(rng, hands)
 
     def hidden_card_probabilities(self) -> dict[int, dict[Where, Fraction]]:
         """Each hidden card's exact probability of each place (:func:`~.determinize.hidden_card_probabilities`)."""

@@ -188,6 +188,17 @@ def test_every_sample_is_a_valid_state_the_seat_cannot_tell_apart(n):
 
 
 @pytest.mark.parametrize("n", [4, 2])
+def test_a_resampler_draws_what_resample_draws(n):
+    """Many draws from one Resampler equal resample's, draw by draw, with the same generator."""
+    for game in POSITIONS[n][::7]:
+        seat = game.current_player
+        resampler = D.Resampler(game, seat)
+        a, b = np.random.default_rng(5), np.random.default_rng(5)
+        for _ in range(4):
+            assert snapshot(resampler(a)) == snapshot(D.resample(game, seat, b))
+
+
+@pytest.mark.parametrize("n", [4, 2])
 def test_a_hand_given_to_the_resampler_is_kept_and_the_rest_is_drawn_around_it(n):
     """``hands=`` (an opponent model's choice) fixes that hand: the sample holds it, still looks the same
     to the seat and plays to the end; a hand the seat knows is impossible is refused."""

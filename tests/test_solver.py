@@ -23,6 +23,7 @@ from spades_env.solver import (
     NodeLimitReached,
     Position,
     SearchTable,
+    WorldSolver,
     kernel,
     legal_plays,
     position_arrays,
@@ -378,6 +379,21 @@ def test_one_best_is_an_optimal_card():
             assert one.value == full.value and one.best_moves
             assert set(one.best_moves) <= set(full.best_moves), (one.move_values, full.move_values)
             assert all(one.move_values[c] == full.value for c in one.move_values)
+
+
+def test_a_world_solver_solves_each_world_as_solve_does():
+    """One decision's sampled worlds through one WorldSolver: the same values and nodes as solving each alone."""
+    rng = np.random.default_rng(14)
+    for players in (4, 2):
+        for game in endings(rng, players, hands=6, most=5):
+            mover, nil_only = game.current_player, bool(standing_nils(position_of(game)))
+            solver = WorldSolver(position_of(game), nil_only)
+            for world in (game.resample(mover, rng) for _ in range(3)):
+                assert solver.solve(world.hands) == solve(world, nil_only=nil_only)
+            other = list(game.hands)
+            other[mover], other[(mover + 1) % players] = other[(mover + 1) % players], other[mover]
+            with pytest.raises(ValueError, match="mover's hand"):
+                solver.solve(other)
 
 
 def test_node_limit():

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from spades_env.cards import RANK_OF, SUIT_OF
-from spades_env.solver import NodeLimitReached, solve
+from spades_env.solver import NodeLimitReached, WorldSolver, position_of
 from spades_env.view import PlayerView
 
 from .worlds import fitted_worlds
@@ -91,13 +91,16 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     totals: dict[int, float] = dict.fromkeys(view.legal_actions, 0.0)
     solved = spent = 0
     cap = budget.world_cap()
+    solver: WorldSolver | None = None  # the worlds differ only in the hidden hands
     for world in fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma,
                                 budget.exchange_fit, budget.nil_play):
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
             break
+        if solver is None:
+            solver = WorldSolver(position_of(world), nil_only)
         try:
-            solution = solve(world, every_move=True, max_nodes=allowed, nil_only=nil_only)
+            solution = solver.solve(world.hands, max_nodes=allowed)
         except NodeLimitReached:
             spent += allowed
             continue

@@ -23,6 +23,8 @@ API::
   (faster still: DDS's ``solutions=1``);
   ``max_nodes`` bounds the work (:class:`NodeLimitReached` beyond it: long
   endings with a Nil still standing can take millions of nodes).
+- :class:`WorldSolver`: many positions alike but for the hidden hands (a
+  search's sampled worlds of one decision), the arrays built once.
 - :func:`solve_arrays`: the compiled solver on arrays, without checks, for
   callers that solve many positions (:func:`position_arrays` builds them).
 - :func:`warm_up`: compile now. The search is compiled by numba on first use
@@ -37,10 +39,20 @@ The fast solver is in :mod:`spades_env.solver.kernel` (its docstring says how
 it searches); ``experiments/bench_solver.py`` times it.
 """
 
-from .api import NodeLimitReached, SearchTable, Solution, position_arrays, solve, solve_arrays, solve_position, warm_up
+from .api import (
+    NodeLimitReached,
+    SearchTable,
+    Solution,
+    WorldSolver,
+    position_arrays,
+    solve,
+    solve_arrays,
+    solve_position,
+    warm_up,
+)
 from .position import Position, legal_plays, position_of, side_tables
 from .reference import reference_solve
 
-__all__ = ["solve", "solve_position", "solve_arrays", "position_arrays", "warm_up", "Solution", "SearchTable",
-           "NodeLimitReached",
+__all__ = ["solve", "solve_position", "WorldSolver", "solve_arrays", "position_arrays", "warm_up", "Solution",
+           "SearchTable", "NodeLimitReached",
            "Position", "position_of", "legal_plays", "side_tables", "reference_solve"]

@@ -135,17 +135,39 @@ def position_arrays(pos: Position, nil_seats: list[int] | None = None) -> dict:
                 num_players=pos.num_players, tables=tables, merge=merge, nil_bid=nil_bid)
 
 
+class WorldSolver:
+    """Solves positions alike in everything but the hands the mover cannot see: the worlds of one decision.
+
+    Why: a search solves a few dozen sampled deals per decision, small ones near the end of a hand, where
+    building the solver's arrays and scoring tables for each cost more than the search itself. They are
+    built once from ``pos`` here; :meth:`solve` takes each world's hands (the mover's own unchanged).
+    """
+
+    def __init__(self, pos: Position, nil_only: bool = False, table: SearchTable | None = None) -> None:
+        check_position(pos)
+        self.pos, self.table = pos, table
+        self.arrays = position_arrays(pos, standing_nils(pos) if nil_only else None)
+        self.legal = cards_of(pos.legal_moves())
+        self.sign = 1 if pos.to_move % 2 == 0 else -1
+
+    def solve(self, hands: tuple[int, ...] | list[int], every_move: bool = True, max_nodes: int = 0,
+              one_best: bool = False) -> Solution:
+        """The solution with these hands (see :func:`solve_position`)."""
+        mover = self.pos.to_move
+        if hands[mover] != self.pos.hands[mover] or len(hands) != self.pos.num_players:
+            raise ValueError(f"a world of this position keeps the mover's hand and has {self.pos.num_players} hands")
+        self.arrays["hands"][:len(hands)] = hands
+        one_best = one_best and not every_move
+        value, values, nodes = solve_arrays(**self.arrays, every_move=every_move, table=self.table,
+                                            max_nodes=max_nodes, one_best=one_best)
+        legal = [c for c in self.legal if not one_best or values[c] != kernel.INF]
+        return Solution(self.sign * value, {c: self.sign * int(values[c]) for c in legal}, nodes, every_move)
+
+
 def solve_position(pos: Position, every_move: bool = True, table: SearchTable | None = None,
                    max_nodes: int = 0, one_best: bool = False, nil_only: bool = False) -> Solution:
     """Solve ``pos`` (see :class:`Solution`); ``max_nodes`` > 0 raises :class:`NodeLimitReached` beyond it."""
-    check_position(pos)
-    one_best = one_best and not every_move
-    arrays = position_arrays(pos, standing_nils(pos) if nil_only else None)
-    value, values, nodes = solve_arrays(**arrays, every_move=every_move, table=table,
-                                        max_nodes=max_nodes, one_best=one_best)
-    sign = 1 if pos.to_move % 2 == 0 else -1
-    legal = [c for c in cards_of(pos.legal_moves()) if not one_best or values[c] != kernel.INF]
-    return Solution(sign * value, {c: sign * int(values[c]) for c in legal}, nodes, every_move)
+    return WorldSolver(pos, nil_only, table).solve(pos.hands, every_move, max_nodes, one_best)
 
 
 def solve(game: SpadesGame, every_move: bool = True, table: SearchTable | None = None,
