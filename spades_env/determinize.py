@@ -133,7 +133,7 @@ class Resampler:
             _resample_two(self.game, new, self.seat, rng, hands or {})
         else:
             _resample_four(self.game, new, self.seat, rng, hands or {}, *self._four)
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))  # the future is hidden too
+        new.seed_rng(int(rng.integers(2**63)))  # the future is hidden too
         return new
 
 

@@ -95,7 +95,7 @@ class SpadesGame:
     side_of: tuple[int, ...]  # the side of each seat
     _partner: tuple[int | None, ...]
     # The game.
-    _rng: np.random.Generator | None  # the generator of chance outcomes not passed in (see rng)
+    _rng: np.random.Generator | int | None  # the generator of chance outcomes not passed in, or its seed (see rng)
     _rng_shared: bool  # held with a clone until either reads it
     scores: list[int]  # per side
     bags: list[int]  # per side, carried into this hand
@@ -186,7 +186,9 @@ class SpadesGame:
         draws and each deals exactly what it would have dealt without the clone. Read it anew
         after cloning rather than keeping a reference.
         """
-        if self._rng_shared:
+        if isinstance(self._rng, int):  # a seed not yet made into a generator (see seed_rng)
+            self._rng, self._rng_shared = np.random.default_rng(self._rng), False
+        elif self._rng_shared:
             self._rng_shared = False
             if self._rng is not None:
                 self._rng = _copy_generator(self._rng)
@@ -196,6 +198,14 @@ class SpadesGame:
     def rng(self, generator: np.random.Generator | None) -> None:
         self._rng = generator
         self._rng_shared = False
+
+    def seed_rng(self, seed: int) -> None:
+        """Deal later hands from a generator seeded with ``seed``, made when :attr:`rng` is first read.
+
+        Why: search draws thousands of worlds that never deal again, and making a generator costs
+        more than drawing a world's hidden cards.
+        """
+        self._rng, self._rng_shared = int(seed), False
 
     def resample(self, seat: int, rng: np.random.Generator | int | None = None) -> SpadesGame:
         """A full game that ``seat`` cannot tell from this one, hidden cards dealt at random
