@@ -390,10 +390,14 @@ def test_a_world_solver_solves_each_world_as_solve_does():
             solver = WorldSolver(position_of(game), nil_only)
             for world in (game.resample(mover, rng) for _ in range(3)):
                 assert solver.solve(world.hands) == solve(world, nil_only=nil_only)
-            other = list(game.hands)
-            other[mover], other[(mover + 1) % players] = other[(mover + 1) % players], other[mover]
-            with pytest.raises(ValueError, match="mover's hand"):
-                solver.solve(other)
+            swapped, overlapping = list(game.hands), list(game.hands)
+            nxt = (mover + 1) % players
+            swapped[mover], swapped[nxt] = game.hands[nxt], game.hands[mover]
+            lowest = game.hands[nxt] & -game.hands[nxt]  # the next seat's lowest card swapped for one of the mover's
+            overlapping[nxt] = game.hands[nxt] & ~lowest | game.hands[mover] & -game.hands[mover]
+            for hands in (swapped, overlapping):
+                with pytest.raises(ValueError, match="disjoint hands"):
+                    solver.solve(hands)
 
 
 def test_node_limit():

@@ -149,13 +149,16 @@ class WorldSolver:
         self.arrays = position_arrays(pos, standing_nils(pos) if nil_only else None)
         self.legal = cards_of(pos.legal_moves())
         self.sign = 1 if pos.to_move % 2 == 0 else -1
+        self.sizes = [hand.bit_count() for hand in pos.hands]
 
     def solve(self, hands: tuple[int, ...] | list[int], every_move: bool = True, max_nodes: int = 0,
               one_best: bool = False) -> Solution:
         """The solution with these hands (see :func:`solve_position`)."""
         mover = self.pos.to_move
-        if hands[mover] != self.pos.hands[mover] or len(hands) != self.pos.num_players:
-            raise ValueError(f"a world of this position keeps the mover's hand and has {self.pos.num_players} hands")
+        sizes = [hand.bit_count() for hand in hands]
+        if sizes != self.sizes or hands[mover] != self.pos.hands[mover] or sum(hands).bit_count() != sum(sizes):
+            raise ValueError("a world of this position deals disjoint hands of the same sizes, the mover's own "
+                             f"unchanged; got {hands!r}")  # a sum of masks loses bits to carries where two overlap
         self.arrays["hands"][:len(hands)] = hands
         one_best = one_best and not every_move
         value, values, nodes = solve_arrays(**self.arrays, every_move=every_move, table=self.table,
