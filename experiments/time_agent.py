@@ -2,7 +2,7 @@
 
 The agent plays seat 0 (and its partner's seat in the four-player game)
 against the heuristic, hands dealt from seeds ``--seed``, ``--seed + 1``, ...
-after one untimed game (``--seed - 1``: the compiled code's loading is start-up);
+after one untimed game (``--seed + --games``: the compiled code's loading is start-up);
 only the agent's own ``act`` calls are timed, by process CPU time, with
 torch on one thread (a forced move, the only legal one, is played without
 asking, as in a tournament). Issue 14's goal for a distilled network is under 1 ms. ``--phases`` splits
@@ -65,8 +65,8 @@ def time_agent(spec: str, num_players: int, games: int, seed: int,
     seats = [seat for agent in timed for seat in (agent, make_agent("heuristic"))]
     # One game first, untimed: loading compiled code (numba's cache, torch's kernels) on the first call is the
     # process's start-up, not a decision's (it added about 0.06 ms a decision to a network over 200 games).
-    play_game([getattr(seat, "agent", seat) for seat in seats], seed=seed - 1,
-              config=SpadesConfig(num_players=num_players, single_hand=True), agent_seeds=[seed - 1] * num_players)
+    play_game([getattr(seat, "agent", seat) for seat in seats], seed=seed + games,
+              config=SpadesConfig(num_players=num_players, single_hand=True), agent_seeds=[seed + games] * num_players)
     for game in range(games):
         play_game(seats, seed=seed + game, config=SpadesConfig(num_players=num_players, single_hand=True),
                   agent_seeds=[seed + game] * num_players)  # a seeded agent replays its choices: the same decisions
