@@ -66,6 +66,10 @@ class EndgameAgent(BaseAgent):
         reach = max(self.budget.max_tricks, self.budget.nil_tricks)  # search_card keeps the Nil-only rule beyond
         if view.phase != Phase.PLAY or tricks_left(view) > reach or len(view.legal_actions) < 2:
             return action
+        return self.searched_card(view, action)
+
+    def searched_card(self, view: PlayerView, action: int) -> int:
+        """The card the search plays where it searches, ``action`` the wrapped agent's."""
         # The decision's own generator, from the seed and the position: a decision never depends on earlier calls.
         rng = np.random.default_rng([self.seed & (2**63 - 1), view.hand_number, len(view.plays)])
         return search_card(view, action, self.budget, rng).card

@@ -6,29 +6,32 @@ Every decision is `ppo-v3`'s except the card play with at most nine tricks left,
 true deal, read from the information state's copy of the game (what no real agent may read): the network's card
 kept among the equal best. It bounds what better inference of the hidden cards could add to `search-v3`'s card
 play, and so what its lead can be worth in house-rule games to 500, where the side 100 behind bids Blind Nil.
+``where="nil"`` cheats only while a Nil or Blind Nil stands, ``where="contract"`` only while none does; elsewhere
+it searches as `search-v3` does (24 sampled worlds, 250 ms of solver nodes): oracle_plan.txt's addendum.
 """
 
-import numpy as np
-
 from spades_env.agents.endgame import EndgameAgent
-from spades_env.agents.search.play import best_card, tricks_left
-from spades_env.game import Phase
+from spades_env.agents.search.play import best_card, nil_standing
 from spades_env.solver import NodeLimitReached, solve
 from spades_env.view import PlayerView
+
+WHERE = ("all", "nil", "contract")
 
 
 class Oracle(EndgameAgent):
     """``ppo-v3``'s decisions, but its last ``tricks`` tricks' cards solved on the true deal (the network's card
-    when a solve needs more than ``max_nodes`` nodes)."""
+    when a solve needs more than ``max_nodes`` nodes), where ``where`` says; elsewhere searched as ``search-v3``."""
 
-    def __init__(self, agent: str = "ppo-v3", tricks: int = 9, max_nodes: int = 2_000_000) -> None:
-        super().__init__(agent, tricks=tricks)
-        self.max_nodes = int(max_nodes)
+    def __init__(self, agent: str = "ppo-v3", tricks: int = 9, max_nodes: int = 2_000_000, where: str = "all",
+                 worlds: int = 24, ms: float = 250.0, seed: int | None = None) -> None:
+        if where not in WHERE:
+            raise ValueError(f"where must be one of {WHERE}, got {where!r}")
+        super().__init__(agent, tricks=tricks, worlds=worlds, ms=ms, seed=seed)
+        self.max_nodes, self.where = int(max_nodes), where
 
-    def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
-        action = int(self.agent.act(observation, action_mask, view))
-        if view.phase != Phase.PLAY or tricks_left(view) > self.budget.max_tricks or len(view.legal_actions) < 2:
-            return action
+    def searched_card(self, view: PlayerView, action: int) -> int:
+        if self.where != "all" and (self.where == "nil") != nil_standing(view):
+            return super().searched_card(view, action)
         true_game = view.infostate._game  # the cheat: the hidden cards as dealt
         try:
             solution = solve(true_game, every_move=True, max_nodes=self.max_nodes)
