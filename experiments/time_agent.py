@@ -65,7 +65,7 @@ def time_agent(spec: str, num_players: int, games: int, seed: int,
     seats = [seat for agent in timed for seat in (agent, make_agent("heuristic"))]
     # One game first, untimed: loading compiled code (numba's cache, torch's kernels) on the first call is the
     # process's start-up, not a decision's (it added about 0.06 ms a decision to a network over 200 games).
-    play_game([getattr(seat, "agent", seat) for seat in seats], seed=seed + games,
+    play_game([seat.agent if isinstance(seat, Timed) else seat for seat in seats], seed=seed + games,
               config=SpadesConfig(num_players=num_players, single_hand=True), agent_seeds=[seed + games] * num_players)
     for game in range(games):
         play_game(seats, seed=seed + game, config=SpadesConfig(num_players=num_players, single_hand=True),
