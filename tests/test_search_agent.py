@@ -18,6 +18,7 @@ from spades_env.agents.registry import make_agent
 from spades_env.agents.search import SearchAgent
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
+from spades_env.agents.heuristic.reading import fits_discards, nil_discards
 from spades_env.agents.search.worlds import ducked_worlds, exchanged_worlds, fitted_worlds, nil_ducks, worlds
 from spades_env.cards import RANK_OF, SUIT_MASKS, card_id, cards_of
 from spades_env.determinize import resample
@@ -264,6 +265,38 @@ def test_a_heuristic_nil_bidder_never_holds_a_card_its_ducks_rule_out():
                     dealt[trust] += (cards & world.hands[seat]).bit_count()
     assert ruled_out >= 100 and checked >= 40
     assert 0 < dealt[0.5] < 0.8 * dealt[0.0]
+
+
+def test_a_heuristic_nil_bidders_hand_fits_its_discards_and_discard_worlds_read_them():
+    """Void in the suit led, the heuristic's Nil bidder throws its most dangerous card that stays under, so its
+    true hand fits every discard nil_discards reads; worlds drawn with discards fit them too (and show the seat its
+    own view) but where a bidder's hand could not be drawn so within DISCARD_TRIES, where uniform worlds often do not."""
+    read = fitting = unfit = 0
+    for game, view in decisions(4, games=8, seed=80):
+        if game.phase != Phase.PLAY:
+            continue
+        for seat, thrown in nil_discards(view).items():
+            assert view.bids[seat] == 0 and view.tricks_won[seat] == 0 and seat % 2 != view.seat % 2
+            assert fits_discards(thrown, game.hands[seat])
+            read += 1
+            for world in ducked_worlds(view, 2, np.random.default_rng(read), discards=True):
+                assert player_view(world, view.seat) == view
+                fitting += fits_discards(thrown, world.hands[seat])
+            unfit += sum(not fits_discards(thrown, w.hands[seat]) for w in worlds(view, 2, np.random.default_rng(read)))
+    assert read >= 40 and fitting >= 0.9 * 2 * read and unfit >= 0.3 * 2 * read
+
+
+def test_fits_discards_reads_the_most_dangerous_card_thrown():
+    """Seat 1's Nil, void in clubs, throws the jack of hearts: it held no more dangerous card that stayed under
+    (an unguarded king of diamonds is; the four of diamonds is not); a spade that would have won is not a discard
+    it could make instead."""
+    clubs = ((0, card_id(0, 12)), (1, card_id(2, 9)), (2, card_id(0, 0)), (3, card_id(0, 1)))
+    _, view = next(d for d in decisions(4, games=1, seed=5) if d[0].phase == Phase.PLAY)
+    view = replace(view, seat=0, bids=(3, 0, 4, 3), blind=(False,) * 4, tricks_won=(1, 0, 0, 0), plays=clubs)
+    (thrown,) = nil_discards(view).values()
+    assert thrown == [(card_id(2, 9), 1 << card_id(2, 9), int(SUIT_MASKS[3]))]
+    assert fits_discards(thrown, 1 << card_id(1, 2) | 1 << card_id(3, 12))
+    assert not fits_discards(thrown, 1 << card_id(1, 11))
 
 
 def test_nil_ducks_reads_a_duck_and_drops_a_bidder_that_ducks_otherwise():

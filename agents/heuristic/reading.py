@@ -2,7 +2,9 @@
 
 A Nil bidder that ducks as the heuristic's does (:func:`.play._follow_nil`: following suit, the highest card that
 stays under the winning card) shows which cards it does not hold. The search's worlds (``nil_play``) and the
-heuristic's card counting (``Params.read_nil_ducks``) both read it from here.
+heuristic's card counting (``Params.read_nil_ducks``) both read it from here. Void in the suit led, it throws its
+most dangerous card that stays under (:func:`nil_discards`): what it kept is then less dangerous, which the
+search's worlds read too (``nil_discards``).
 """
 
 from __future__ import annotations
@@ -10,6 +12,12 @@ from __future__ import annotations
 from spades_env.cards import SUIT_MASKS, SUIT_OF, TRICK_POWER, cards_of
 from spades_env.game import Phase
 from spades_env.view import PlayerView
+
+from .bidding import card_nil_danger
+
+# One discard of a Nil bidder void in the suit led: (the card it threw, the cards it played from then on, that card
+# included, the cards that would have beaten the trick's winning card then).
+Discard = tuple[int, int, int]
 
 
 def nil_ducks(view: PlayerView) -> dict[int, int]:
@@ -49,3 +57,51 @@ def nil_ducks(view: PlayerView) -> dict[int, int]:
             if excluded:
                 out[seat] = excluded
     return out
+
+
+def nil_discards(view: PlayerView) -> dict[int, list[Discard]]:
+    """Per opponent whose Nil or Blind Nil stands (four players), its discards: each a card it played void in the
+    suit led (:data:`Discard`). A bidder that discards as the heuristic's does (:func:`.play._follow_nil`) threw the
+    most dangerous of its cards that stayed under the winning card (:func:`~.bidding.card_nil_danger`), so a hand
+    it may hold now fits each discard (:func:`fits_discards`)."""
+    if view.num_players != 4 or view.phase != Phase.PLAY:
+        return {}
+    out = {}
+    for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4):
+        if view.bids[seat] != 0 or view.tricks_won[seat]:
+            continue
+        found, later = [], 0
+        for k in range(len(view.plays) - 1, -1, -1):
+            who, card = view.plays[k]
+            if who != seat:
+                continue
+            later |= 1 << card
+            first = k - k % 4
+            led = SUIT_OF[view.plays[first][1]]
+            if k == first or SUIT_OF[card] == led:
+                continue
+            power = TRICK_POWER[led]
+            top = max(power[c] for _, c in view.plays[first:k])
+            found.append((card, later, sum(1 << c for c in range(52) if power[c] > top)))
+        if found:
+            out[seat] = found
+    return out
+
+
+def fits_discards(discards: list[Discard], hand: int) -> bool:
+    """Whether a Nil bidder holding ``hand`` now would have thrown each of ``discards`` (:func:`nil_discards`): of
+    the cards it held then that stayed under the winner, the most dangerous (the first such card, in card order,
+    among equals); where none stayed under, it had to win, and its card was one that did."""
+    for card, later, beats in discards:
+        held = hand | later
+        under = held & ~beats
+        if not under:
+            if not beats >> card & 1:
+                return False
+            continue
+        danger = card_nil_danger(card, held)
+        for c in cards_of(under):
+            d = card_nil_danger(c, held)
+            if d > danger or (d == danger and c < card):
+                return False
+    return True

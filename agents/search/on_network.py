@@ -28,13 +28,16 @@ SEARCHED_TRICKS = 9  # search-v1's own point from which the hand's points are se
 class NetworkSearchAgent(BaseAgent):
     """Four players: ``NETWORK`` with its last ``SEARCHED_TRICKS`` tricks searched; two players: ``search-v1``.
     ``worlds`` and ``ms`` are the search's budget in both; ``nil_play``, the four-player worlds against a standing
-    Nil (:func:`.worlds.ducked_worlds`)."""
+    Nil (:func:`.worlds.ducked_worlds`), and ``nil_risk``, worlds that fit an opposing Nil bid
+    (:func:`.worlds.fitted_worlds`)."""
 
     needs_view = True
     needs_infostate = True
 
-    def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, nil_play: float = 0.0) -> None:
-        self.four = EndgameAgent(NETWORK, tricks=SEARCHED_TRICKS, worlds=worlds, ms=ms, nil_play=nil_play, seed=seed)
+    def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, nil_play: float = 0.0,
+                 nil_risk: float | None = None, nil_discards: bool = False) -> None:
+        self.four = EndgameAgent(NETWORK, tricks=SEARCHED_TRICKS, worlds=worlds, ms=ms, nil_play=nil_play,
+                                 nil_risk=nil_risk, nil_discards=nil_discards, seed=seed)
         self.two = SearchAgent(worlds=worlds, ms=ms, seed=seed)
         self.observation_kind = observation_kind(self.four) or "default"  # what the network reads
         self.playing: BaseAgent = self.four
@@ -58,6 +61,6 @@ class NetworkSearchAgent(BaseAgent):
 
 
 def search_v3(seed: int | None = None, worlds: int = 24, ms: float = 250.0,
-              nil_play: float = 0.0) -> NetworkSearchAgent:
+              nil_play: float = 0.0, nil_discards: bool = False) -> NetworkSearchAgent:
     """Registry factory for ``search-v3`` (``search-v3:worlds=32,ms=400``, ``search-v3:nil_play=true``)."""
-    return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed, nil_play=nil_play)
+    return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed, nil_play=nil_play, nil_discards=nil_discards)

@@ -47,6 +47,8 @@ class PlayBudget:
     # against a standing Nil, how far its bidder's ducks are believed (worlds.ducked_worlds' trust): 1 (or True),
     # it holds no card they rule out; between, such a card weighs 1 - nil_play in the draw; 0: not read
     nil_play: float = 0.0
+    # with nil_play, also how the bidder threw cards when void (worlds.ducked_worlds' discards), believed as far
+    nil_discards: bool = False
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -93,7 +95,7 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     cap = budget.world_cap()
     solver: WorldSolver | None = None  # the worlds differ only in the hidden hands
     for world in fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma,
-                                budget.exchange_fit, budget.nil_play):
+                                budget.exchange_fit, budget.nil_play, budget.nil_discards):
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
             break

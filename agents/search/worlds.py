@@ -28,10 +28,12 @@ from spades_env.view import PlayerView
 
 from ..heuristic.bidding import estimate_tricks, exchange, keep_offered, nil_risk
 from ..heuristic.params import V2
-from ..heuristic.reading import nil_ducks
+from ..heuristic.reading import Discard, fits_discards, nil_discards, nil_ducks
+
+DISCARD_TRIES = 32  # draws of a Nil bidder's hand to fit its discards (ducked_worlds), the last one kept
 
 __all__ = ["InconsistentView", "drawn_worlds", "ducked_worlds", "exchange_odds", "exchanged_worlds", "fitted_worlds",
-           "keep_odds", "nil_ducks", "simulate_draw", "weighted_subset", "worlds"]
+           "keep_odds", "nil_discards", "nil_ducks", "simulate_draw", "weighted_subset", "worlds"]
 
 
 def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[SpadesGame]:
@@ -47,7 +49,7 @@ def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[S
 
 def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_risk: float | None = None,
                   bid_sigma: float | None = None, exchange_fit: bool = False, nil_play: float = 0.0,
-                  tries: int = 8) -> Iterator[SpadesGame]:
+                  nil_discards: bool = False, tries: int = 8) -> Iterator[SpadesGame]:
     """Four players: worlds that fit what the other seats bid, for seats that bid as the heuristic does.
 
     Why: uniform worlds deal a Nil bidder aces and kings as often as anyone (so that in most of them its
@@ -63,11 +65,12 @@ def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_ri
 
     Worlds are drawn by rejection, at most ``tries`` draws per world; past that the remaining worlds are
     taken as drawn. Without a seat to fit, the worlds as drawn: those of :func:`ducked_worlds` with
-    ``nil_play`` (its ``trust``), else of :func:`exchanged_worlds` with ``exchange_fit``, else of :func:`drawn_worlds`.
+    ``nil_play`` (its ``trust``; with ``nil_discards``, its ``discards``), else of :func:`exchanged_worlds` with
+    ``exchange_fit``, else of :func:`drawn_worlds`.
     """
     fit = _bid_fit(view, nil_risk, bid_sigma)
     if nil_play:
-        draw = partial(ducked_worlds, exchange_fit=exchange_fit, trust=nil_play)
+        draw = partial(ducked_worlds, exchange_fit=exchange_fit, trust=nil_play, discards=nil_discards)
     else:
         draw = exchanged_worlds if exchange_fit else drawn_worlds
     if fit is None:
@@ -207,7 +210,7 @@ def _exchanged_bidder(view: PlayerView) -> int | None:
 
 
 def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator, exchange_fit: bool = False,
-                  trust: float = 1.0) -> Iterator[SpadesGame]:
+                  trust: float = 1.0, discards: bool = False) -> Iterator[SpadesGame]:
     """Four players, against a standing Nil: worlds in which each opposing Nil bidder holds none of the cards
     its ducks rule out (:func:`nil_ducks`); with ``trust`` below 1, such a card is drawn with weight
     ``1 - trust`` against 1 for the others (a bidder that keeps to the rule that share of the time).
@@ -220,12 +223,18 @@ def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator, exchan
     (``exchange_fit``) for an exchanged Blind Nil; the other hands given it. Where the cards left cannot
     make its hand, or no opposing Nil has ducked: :func:`exchanged_worlds` with ``exchange_fit``, else
     :func:`drawn_worlds`.
+
+    With ``discards`` (not for an exchanged Blind Nil with ``exchange_fit``), its hand also fits how it threw
+    cards when void in the suit led (:func:`nil_discards`: the most dangerous card that stayed under): its hand is
+    drawn again until it does (a hand that does not is kept with probability ``1 - trust``), at most
+    ``DISCARD_TRIES`` times, the last draw kept.
     """
     excluded = nil_ducks(view)
+    thrown = nil_discards(view) if discards else {}
     if exchange_fit and _exchanged_bidder(view) is not None:
         yield from exchanged_worlds(view, count, rng, excluded, trust)
         return
-    if not excluded:
+    if not excluded and not thrown:
         yield from (exchanged_worlds if exchange_fit else drawn_worlds)(view, count, rng)
         return
     played = cards_played(view)
@@ -235,7 +244,7 @@ def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator, exchan
         held &= ~cards
     state = information_state(view)
     for _ in range(count):
-        yield _ducked_world(state, excluded, trust, held, allowed, played, rng)
+        yield _ducked_world(state, excluded, trust, held, allowed, played, rng, thrown)
 
 
 def _duck_weights(cards: list[int], ruled_out: int, trust: float) -> tuple[list[int], list[float]]:
@@ -247,15 +256,23 @@ def _duck_weights(cards: list[int], ruled_out: int, trust: float) -> tuple[list[
 
 
 def _ducked_world(state, excluded: dict[int, int], trust: float, held: int, allowed: list[int], played: list[int],
-                  rng: np.random.Generator, tries: int = 16) -> SpadesGame:
-    """One world of :func:`ducked_worlds`: the bidders' hands drawn first, again while the other seats' voids
-    leave the rest no deal; past ``tries``, a uniform world (the model gives way to what the seat saw)."""
+                  rng: np.random.Generator, thrown: dict[int, list[Discard]] | None = None,
+                  tries: int = 16) -> SpadesGame:
+    """One world of :func:`ducked_worlds`: the bidders' hands drawn first (each fitting its discards, ``thrown``),
+    again while the other seats' voids leave the rest no deal; past ``tries``, a uniform world (the model gives
+    way to what the seat saw)."""
+    thrown = thrown or {}
+    seats = [*excluded, *(seat for seat in thrown if seat not in excluded)]
     for _ in range(tries):
         hands: dict[int, int] = {}
-        for seat, ruled_out in excluded.items():
-            cards, weights = _duck_weights(cards_of(held & allowed[seat] & ~sum(hands.values())), ruled_out, trust)
+        for seat in seats:
+            cards, weights = _duck_weights(cards_of(held & allowed[seat] & ~sum(hands.values())),
+                                           excluded.get(seat, 0), trust)
             try:
-                hands[seat] = weighted_subset(cards, weights, HAND_SIZE - played[seat].bit_count(), rng)
+                for _ in range(DISCARD_TRIES if seat in thrown else 1):
+                    hands[seat] = weighted_subset(cards, weights, HAND_SIZE - played[seat].bit_count(), rng)
+                    if seat not in thrown or fits_discards(thrown[seat], hands[seat]) or rng.random() >= trust:
+                        break
             except InconsistentView:
                 continue
         try:
