@@ -13,12 +13,12 @@ from spades_env.agent import ask
 from spades_env.agents.heuristic import HeuristicAgent
 from spades_env.agents.heuristic.bidding import estimate_tricks, exchange, nil_risk
 from spades_env.agents.heuristic.params import V1, V2
+from spades_env.agents.heuristic.reading import fits_discards, nil_discards
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
 from spades_env.agents.search import SearchAgent
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
-from spades_env.agents.heuristic.reading import fits_discards, nil_discards
 from spades_env.agents.search.worlds import ducked_worlds, exchanged_worlds, fitted_worlds, nil_ducks, worlds
 from spades_env.cards import RANK_OF, SUIT_MASKS, card_id, cards_of
 from spades_env.determinize import resample
