@@ -270,7 +270,7 @@ def test_a_heuristic_nil_bidder_never_holds_a_card_its_ducks_rule_out():
 def test_a_heuristic_nil_bidders_hand_fits_its_discards_and_discard_worlds_read_them():
     """Void in the suit led, the heuristic's Nil bidder throws its most dangerous card that stays under, so its
     true hand fits every discard nil_discards reads; worlds drawn with discards fit them too (and show the seat its
-    own view) but where a bidder's hand could not be drawn so within DISCARD_TRIES, where uniform worlds often do not."""
+    own view) but where no such hand came within DISCARD_TRIES draws, where uniform worlds often do not."""
     read = fitting = unfit = 0
     for game, view in decisions(4, games=8, seed=80):
         if game.phase != Phase.PLAY:
