@@ -6,10 +6,12 @@ after one untimed game (``--seed + --games``: the compiled code's loading is sta
 only the agent's own ``act`` calls are timed, by process CPU time, with
 torch on one thread (a forced move, the only legal one, is played without
 asking, as in a tournament). Issue 14's goal for a distilled network is under 1 ms. ``--phases`` splits
-the time by the decision's phase, card plays by tricks left (an agent that reads no view: one row)::
+the time by the decision's phase, card plays by tricks left (an agent that reads no view: one row).
+``--rules`` picks the preset: under ``house`` the heuristic bids Nil where under the game's rules it bids
+Blind Nil, so an agent's work against a Nil is timed there::
 
     python -m spades_env.experiments.time_agent ppo-2p --num-players 2
-    python -m spades_env.experiments.time_agent search --games 50 --phases
+    python -m spades_env.experiments.time_agent search --games 50 --phases --rules house
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
 from spades_env.agents.search.play import tricks_left
 from spades_env.game import Phase, SpadesConfig
+from spades_env.rules import PRESETS
 from spades_env.view import PlayerView
 
 
@@ -57,19 +60,20 @@ def phase_of(view: PlayerView | None) -> str:
 
 
 def time_agent(spec: str, num_players: int, games: int, seed: int,
-               phases: dict[str, list[float]] | None = None) -> tuple[int, float]:
-    """(decisions, CPU ms per decision) of ``spec`` over ``games`` single hands (forced moves are not asked);
-    ``phases``, when given, is filled with [decisions, seconds] by :func:`phase_of`."""
+               phases: dict[str, list[float]] | None = None, rules: str = "default") -> tuple[int, float]:
+    """(decisions, CPU ms per decision) of ``spec`` over ``games`` single hands under the preset ``rules`` (forced
+    moves are not asked); ``phases``, when given, is filled with [decisions, seconds] by :func:`phase_of`."""
+    config = SpadesConfig.from_preset(rules, num_players=num_players, single_hand=True)
     rows: defaultdict[str, list[float]] = defaultdict(lambda: [0, 0.0])  # both of the agent's seats
     timed = [Timed(make_agent(spec), rows) for _ in range(num_players // 2)]
     seats = [seat for agent in timed for seat in (agent, make_agent("heuristic"))]
     # One game first, untimed: loading compiled code (numba's cache, torch's kernels) on the first call is the
     # process's start-up, not a decision's (it added about 0.06 ms a decision to a network over 200 games).
     play_game([seat.agent if isinstance(seat, Timed) else seat for seat in seats], seed=seed + games,
-              config=SpadesConfig(num_players=num_players, single_hand=True), agent_seeds=[seed + games] * num_players)
+              config=config, agent_seeds=[seed + games] * num_players)
     for game in range(games):
-        play_game(seats, seed=seed + game, config=SpadesConfig(num_players=num_players, single_hand=True),
-                  agent_seeds=[seed + game] * num_players)  # a seeded agent replays its choices: the same decisions
+        # a seeded agent replays its choices: the same decisions
+        play_game(seats, seed=seed + game, config=config, agent_seeds=[seed + game] * num_players)
     if phases is not None:
         phases.update(rows)
     decisions = int(sum(count for count, _ in rows.values()))
@@ -84,12 +88,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200, help="single-hand games to time")
     parser.add_argument("--seed", type=int, default=10_000, help="the first game's deal seed")
     parser.add_argument("--phases", action="store_true", help="also the time by phase and tricks left")
+    parser.add_argument("--rules", choices=sorted(PRESETS), default="default", help="the rule preset")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     phases: dict[str, list[float]] = {}
-    decisions, ms = time_agent(args.agent, args.num_players, args.games, args.seed, phases)
+    decisions, ms = time_agent(args.agent, args.num_players, args.games, args.seed, phases, args.rules)
     print(f"{args.agent}: {decisions} decisions, {ms:.3f} CPU ms per decision "
-          f"({args.num_players} players, one thread)")
+          f"({args.num_players} players, {args.rules} rules, one thread)")
     if args.phases:
         print("| decision | decisions | CPU ms per decision |")
         print("|---|---:|---:|")

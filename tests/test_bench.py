@@ -87,5 +87,8 @@ def test_time_agent_splits_the_time_by_phase_and_tricks_left(capsys):
     decisions, _ = time_agent.time_agent("heuristic", 4, games=2, seed=0, phases=phases)
     assert sum(count for count, _ in phases.values()) == decisions
     assert {"bid", "blind"} <= set(phases) and "card, 13 tricks left" in phases  # four players: Blind Nil, then a bid
+    house: dict = {}
+    time_agent.time_agent("heuristic", 4, games=2, seed=0, phases=house, rules="house")
+    assert "blind" not in house  # the house rule offers Blind Nil only 100 behind: single hands start level
     time_agent.main(["random", "--games", "1", "--phases"])
     assert "| any (no view) |" in capsys.readouterr().out  # random reads no view: its time in one row
