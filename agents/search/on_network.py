@@ -60,7 +60,10 @@ class NetworkSearchAgent(BaseAgent):
         return int(self.playing.act(observation, action_mask, view))
 
 
-def search_v3(seed: int | None = None, worlds: int = 24, ms: float = 250.0,
-              nil_play: float = 0.0, nil_discards: bool = False) -> NetworkSearchAgent:
-    """Registry factory for ``search-v3`` (``search-v3:worlds=32,ms=400``, ``search-v3:nil_play=true``)."""
-    return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed, nil_play=nil_play, nil_discards=nil_discards)
+def search_v3(seed: int | None = None, worlds: int = 24, ms: float = 250.0, nil_play: float = 0.0,
+              nil_risk: float | None = None, nil_discards: bool = False) -> NetworkSearchAgent:
+    """Registry factory for ``search-v3`` (``search-v3:worlds=32,ms=400``; ``search-v3:nil_play=true,nil_risk=1.05``,
+    the Nil bidder's hand inferred: docs/results/search_v4/)."""
+    return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed, nil_play=nil_play, nil_risk=nil_risk,
+                              nil_discards=nil_discards)
+
