@@ -34,6 +34,7 @@ def test_search_v3_takes_the_search_budget_and_names_what_it_takes():
 def test_search_v3_takes_the_nil_bidders_inference_options():
     """``search-v3:nil_play=true,nil_risk=1.05`` is the endgame spec docs/results/search_v4 measured."""
     same = f"endgame:ppo-v3:tricks=9,{BUDGET},nil_risk=1.05,nil_play=true,nil_discards=true"
-    assert _plays(f"search-v3:{BUDGET},nil_play=true,nil_risk=1.05,nil_discards=true", 4, seed=12) == _plays(same, 4, 12)
+    spec = f"search-v3:{BUDGET},nil_play=true,nil_risk=1.05,nil_discards=true"
+    assert _plays(spec, 4, seed=12) == _plays(same, 4, seed=12)
     budget = make_agent("search-v3:nil_play=true,nil_risk=1.05").four.budget
     assert (budget.nil_risk, budget.nil_play, budget.nil_discards) == (1.05, 1.0, False)
