@@ -8,14 +8,20 @@ kept among the equal best. It bounds what better inference of the hidden cards c
 play, and so what its lead can be worth in house-rule games to 500, where the side 100 behind bids Blind Nil.
 ``where="nil"`` cheats only while a Nil or Blind Nil stands, ``where="contract"`` only while none does; elsewhere
 it searches as `search-v3` does (24 sampled worlds, 250 ms of solver nodes): oracle_plan.txt's addendum.
+``where="bidder"`` (addendum 3) cheats less: while an opposing Nil or Blind Nil stands it searches `search-v3`'s 24
+worlds, but each deals the Nil bidder its true hand (the other hidden hands drawn given it): what perfect inference
+of the bidder's hand alone could add.
 """
+
+import numpy as np
 
 from spades_env.agents.endgame import EndgameAgent
 from spades_env.agents.search.play import best_card, nil_standing
-from spades_env.solver import NodeLimitReached, solve
+from spades_env.rebuild import information_state
+from spades_env.solver import NodeLimitReached, WorldSolver, position_of, solve
 from spades_env.view import PlayerView
 
-WHERE = ("all", "nil", "contract")
+WHERE = ("all", "nil", "contract", "bidder")
 
 
 class Oracle(EndgameAgent):
@@ -30,6 +36,8 @@ class Oracle(EndgameAgent):
         self.max_nodes, self.where = int(max_nodes), where
 
     def searched_card(self, view: PlayerView, action: int) -> int:
+        if self.where == "bidder":
+            return self.bidder_known(view, action)
         if self.where != "all" and (self.where == "nil") != nil_standing(view):
             return super().searched_card(view, action)
         true_game = view.infostate._game  # the cheat: the hidden cards as dealt
@@ -38,3 +46,33 @@ class Oracle(EndgameAgent):
         except NodeLimitReached:
             return action
         return best_card(solution.move_values, action)
+
+    def bidder_known(self, view: PlayerView, action: int) -> int:
+        """``search-v3``'s search, but while an opposing Nil stands each world deals its bidder the true hand."""
+        others = ((view.seat + 1) % 4, (view.seat + 3) % 4)
+        bidders = [s for s in others if view.bids[s] == 0 and not view.tricks_won[s]]
+        if not bidders:
+            return super().searched_card(view, action)
+        true_game = view.infostate._game  # the cheat: the bidders' hands as they hold them now
+        given = {s: true_game.hands[s] for s in bidders}
+        rng = np.random.default_rng([self.seed & (2**63 - 1), view.hand_number, len(view.plays)])
+        totals, solved, spent, solver = dict.fromkeys(view.legal_actions, 0.0), 0, 0, None
+        cap, state = self.budget.world_cap(), information_state(view)
+        for _ in range(self.budget.worlds):
+            allowed = min(cap, self.budget.nodes - spent)
+            if allowed <= 0:
+                break
+            world = state.resample(rng, hands=given)
+            solver = solver or WorldSolver(position_of(world))
+            try:
+                solution = solver.solve(world.hands, max_nodes=allowed)
+            except NodeLimitReached:
+                spent += allowed
+                continue
+            spent += solution.nodes
+            solved += 1
+            for card, value in solution.move_values.items():
+                totals[card] += value
+        if solved < min(self.budget.min_worlds, self.budget.worlds):
+            return action
+        return best_card({card: total / solved for card, total in totals.items()}, action)
