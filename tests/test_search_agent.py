@@ -19,7 +19,14 @@ from spades_env.agents.registry import make_agent
 from spades_env.agents.search import SearchAgent
 from spades_env.agents.search.bidding import search_bid, search_blind_nil
 from spades_env.agents.search.play import PlayBudget, best_card, nil_standing, search_card, tricks_left
-from spades_env.agents.search.worlds import ducked_worlds, exchanged_worlds, fitted_worlds, nil_ducks, worlds
+from spades_env.agents.search.worlds import (
+    _hand_fits,
+    ducked_worlds,
+    exchanged_worlds,
+    fitted_worlds,
+    nil_ducks,
+    worlds,
+)
 from spades_env.cards import RANK_OF, SUIT_MASKS, card_id, cards_of
 from spades_env.determinize import resample
 from spades_env.game import Phase, SpadesConfig, SpadesGame
@@ -270,7 +277,7 @@ def test_a_heuristic_nil_bidder_never_holds_a_card_its_ducks_rule_out():
 def test_a_heuristic_nil_bidders_hand_fits_its_discards_and_discard_worlds_read_them():
     """Void in the suit led, the heuristic's Nil bidder throws its most dangerous card that stays under, so its
     true hand fits every discard nil_discards reads; worlds drawn with discards fit them too (and show the seat its
-    own view) but where no such hand came within DISCARD_TRIES draws, where uniform worlds often do not."""
+    own view) but where no such hand came within HAND_TRIES draws, where uniform worlds often do not."""
     read = fitting = unfit = 0
     for game, view in decisions(4, games=8, seed=80):
         if game.phase != Phase.PLAY:
@@ -284,6 +291,24 @@ def test_a_heuristic_nil_bidders_hand_fits_its_discards_and_discard_worlds_read_
                 fitting += fits_discards(thrown, world.hands[seat])
             unfit += sum(not fits_discards(thrown, w.hands[seat]) for w in worlds(view, 2, np.random.default_rng(read)))
     assert read >= 40 and fitting >= 0.9 * 2 * read and unfit >= 0.3 * 2 * read
+
+
+def test_nil_bid_worlds_deal_a_heuristic_nil_bidder_a_hand_it_bids_nil_with_in_its_seat():
+    """The heuristic bids Nil by bidding.bids_nil (its partner's bid before it and the score set the threshold), so
+    the true hand of every Nil bidder it reads fits; worlds drawn with bid_fit fit too, uniform worlds far less."""
+    read = fitting = uniform = 0
+    for game, view in decisions(4, games=16, seed=90):
+        if game.phase != Phase.PLAY:
+            continue
+        for seat, fits in _hand_fits(view, discards=False, bid_fit=True).items():
+            assert view.bids[seat] == 0 and not view.blind[seat] and seat % 2 != view.seat % 2
+            assert fits(game.hands[seat])
+            read += 1
+            for world in ducked_worlds(view, 2, np.random.default_rng(read), bid_fit=True):
+                assert player_view(world, view.seat) == view
+                fitting += fits(world.hands[seat])
+            uniform += sum(fits(w.hands[seat]) for w in worlds(view, 2, np.random.default_rng(read)))
+    assert read >= 40 and fitting >= 0.9 * 2 * read and uniform <= 0.7 * 2 * read
 
 
 def test_fits_discards_reads_the_most_dangerous_card_thrown():

@@ -203,6 +203,19 @@ def want_blind_nil(view: PlayerView, params: Params = DEFAULT) -> bool:
                                                     them >= target - params.blind_nil_near_target_4p))
 
 
+def bids_nil(hand: int, num_players: int, partner_bid: int | None, behind: int, params: Params = DEFAULT) -> bool:
+    """Whether the heuristic bids Nil with ``hand`` (Nil allowed, its partner not in Nil): a ducking hand (Nil danger
+    at most the threshold) worth few tricks; the threshold higher beside a partner who bid enough to cover
+    (``partner_bid``, None before it bids) and ``behind`` (my side's deficit) far enough. The search's worlds model
+    an opposing Nil bidder with it too (``nil_fit``)."""
+    threshold = params.nil_risk_4p if num_players == 4 else params.nil_risk_2p
+    if partner_bid is not None and partner_bid >= params.nil_cover_bid:
+        threshold += params.nil_cover_risk  # a strong partner can cover
+    if behind >= params.nil_behind:
+        threshold += params.nil_behind_risk  # behind: take more risk
+    return estimate_tricks(hand, num_players) <= params.nil_max_tricks and nil_risk(hand) <= threshold
+
+
 def choose_bid(view: PlayerView, hand: int, params: Params = DEFAULT, jitter: float = 0.0) -> int:
     """A bid 0..13 for ``hand`` given the table: Nil with ducking hands, else the expected tricks, rounded.
 
@@ -218,15 +231,8 @@ def choose_bid(view: PlayerView, hand: int, params: Params = DEFAULT, jitter: fl
     bags = view.bags[view.side]
     limit = view.config.bag_limit
 
-    if view.config.nil and partner_bid != 0:
-        risk = nil_risk(hand)
-        threshold = params.nil_risk_4p if n == 4 else params.nil_risk_2p
-        if partner_bid is not None and partner_bid >= params.nil_cover_bid:
-            threshold += params.nil_cover_risk  # a strong partner can cover
-        if them - us >= params.nil_behind:
-            threshold += params.nil_behind_risk  # behind: take more risk
-        if est <= params.nil_max_tricks and risk <= threshold:
-            return 0
+    if view.config.nil and partner_bid != 0 and bids_nil(hand, n, partner_bid, them - us, params):
+        return 0
 
     if partner_blind and view.config.blind_nil_exchange:
         est += params.blind_partner_tricks  # I will swap three of my lowest cards for my partner's three best

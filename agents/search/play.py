@@ -49,6 +49,8 @@ class PlayBudget:
     nil_play: float = 0.0
     # with nil_play, also how the bidder threw cards when void (worlds.ducked_worlds' discards), believed as far
     nil_discards: bool = False
+    # with nil_play, also the bidder's dealt hand one the heuristic bids Nil with in its seat (worlds.ducked_worlds)
+    nil_fit: bool = False
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -95,7 +97,8 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     cap = budget.world_cap()
     solver: WorldSolver | None = None  # the worlds differ only in the hidden hands
     for world in fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma,
-                                budget.exchange_fit, budget.nil_play, budget.nil_discards):
+                                budget.exchange_fit, budget.nil_play, budget.nil_discards,
+                                budget.nil_fit):
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
             break

@@ -26,11 +26,11 @@ from spades_env.rebuild import InconsistentView, cards_allowed, cards_played, in
 from spades_env.variant import variant_of
 from spades_env.view import PlayerView
 
-from ..heuristic.bidding import estimate_tricks, exchange, keep_offered, nil_risk
+from ..heuristic.bidding import bids_nil, estimate_tricks, exchange, keep_offered, nil_risk
 from ..heuristic.params import V2
-from ..heuristic.reading import Discard, fits_discards, nil_discards, nil_ducks
+from ..heuristic.reading import fits_discards, nil_discards, nil_ducks
 
-DISCARD_TRIES = 32  # draws of a Nil bidder's hand to fit its discards (ducked_worlds), the last one kept
+HAND_TRIES = 32  # draws of a Nil bidder's hand to fit its discards or its bid (ducked_worlds), the last one kept
 
 __all__ = ["InconsistentView", "drawn_worlds", "ducked_worlds", "exchange_odds", "exchanged_worlds", "fitted_worlds",
            "keep_odds", "nil_discards", "nil_ducks", "simulate_draw", "weighted_subset", "worlds"]
@@ -49,7 +49,7 @@ def worlds(view: PlayerView, count: int, rng: np.random.Generator) -> Iterator[S
 
 def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_risk: float | None = None,
                   bid_sigma: float | None = None, exchange_fit: bool = False, nil_play: float = 0.0,
-                  nil_discards: bool = False, tries: int = 8) -> Iterator[SpadesGame]:
+                  nil_discards: bool = False, nil_fit: bool = False, tries: int = 8) -> Iterator[SpadesGame]:
     """Four players: worlds that fit what the other seats bid, for seats that bid as the heuristic does.
 
     Why: uniform worlds deal a Nil bidder aces and kings as often as anyone (so that in most of them its
@@ -65,12 +65,12 @@ def fitted_worlds(view: PlayerView, count: int, rng: np.random.Generator, nil_ri
 
     Worlds are drawn by rejection, at most ``tries`` draws per world; past that the remaining worlds are
     taken as drawn. Without a seat to fit, the worlds as drawn: those of :func:`ducked_worlds` with
-    ``nil_play`` (its ``trust``; with ``nil_discards``, its ``discards``), else of :func:`exchanged_worlds` with
-    ``exchange_fit``, else of :func:`drawn_worlds`.
+    ``nil_play`` (its ``trust``; ``nil_discards`` and ``nil_fit``, its ``discards`` and ``bid_fit``), else of
+    :func:`exchanged_worlds` with ``exchange_fit``, else of :func:`drawn_worlds`.
     """
     fit = _bid_fit(view, nil_risk, bid_sigma)
     if nil_play:
-        draw = partial(ducked_worlds, exchange_fit=exchange_fit, trust=nil_play, discards=nil_discards)
+        draw = partial(ducked_worlds, exchange_fit=exchange_fit, trust=nil_play, discards=nil_discards, bid_fit=nil_fit)
     else:
         draw = exchanged_worlds if exchange_fit else drawn_worlds
     if fit is None:
@@ -210,7 +210,7 @@ def _exchanged_bidder(view: PlayerView) -> int | None:
 
 
 def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator, exchange_fit: bool = False,
-                  trust: float = 1.0, discards: bool = False) -> Iterator[SpadesGame]:
+                  trust: float = 1.0, discards: bool = False, bid_fit: bool = False) -> Iterator[SpadesGame]:
     """Four players, against a standing Nil: worlds in which each opposing Nil bidder holds none of the cards
     its ducks rule out (:func:`nil_ducks`); with ``trust`` below 1, such a card is drawn with weight
     ``1 - trust`` against 1 for the others (a bidder that keeps to the rule that share of the time).
@@ -227,14 +227,16 @@ def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator, exchan
     With ``discards`` (not for an exchanged Blind Nil with ``exchange_fit``), its hand also fits how it threw
     cards when void in the suit led (:func:`nil_discards`: the most dangerous card that stayed under): its hand is
     drawn again until it does (a hand that does not is kept with probability ``1 - trust``), at most
-    ``DISCARD_TRIES`` times, the last draw kept.
+    ``HAND_TRIES`` times, the last draw kept. With ``bid_fit`` the same for a Nil bid on a dealt hand (neither side
+    in Blind Nil): its dealt hand (what it holds and what it played) one the heuristic bids Nil with in its seat
+    (:func:`~spades_env.agents.heuristic.bidding.bids_nil`, given its partner's bid before it and the score).
     """
     excluded = nil_ducks(view)
-    thrown = nil_discards(view) if discards else {}
+    fits = _hand_fits(view, discards, bid_fit)
     if exchange_fit and _exchanged_bidder(view) is not None:
         yield from exchanged_worlds(view, count, rng, excluded, trust)
         return
-    if not excluded and not thrown:
+    if not excluded and not fits:
         yield from (exchanged_worlds if exchange_fit else drawn_worlds)(view, count, rng)
         return
     played = cards_played(view)
@@ -244,7 +246,38 @@ def ducked_worlds(view: PlayerView, count: int, rng: np.random.Generator, exchan
         held &= ~cards
     state = information_state(view)
     for _ in range(count):
-        yield _ducked_world(state, excluded, trust, held, allowed, played, rng, thrown)
+        yield _ducked_world(state, excluded, trust, held, allowed, played, rng, fits)
+
+
+def _hand_fits(view: PlayerView, discards: bool, bid_fit: bool) -> dict[int, Callable[[int], bool]]:
+    """Per opposing Nil bidder to fit (:func:`ducked_worlds`' ``discards`` and ``bid_fit``), whether a hand it may
+    hold now fits what it showed."""
+    thrown = nil_discards(view) if discards else {}
+    bids = _nil_bid_context(view) if bid_fit else {}
+    played = cards_played(view)
+
+    def fits(seat: int, hand: int) -> bool:
+        return ((seat not in thrown or fits_discards(thrown[seat], hand))
+                and (seat not in bids or bids_nil(hand | played[seat], 4, *bids[seat], V2)))
+
+    return {seat: partial(fits, seat) for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4)
+            if seat in thrown or seat in bids}
+
+
+def _nil_bid_context(view: PlayerView) -> dict[int, tuple[int | None, int]]:
+    """Per opposing seat whose Nil on a dealt hand stands (neither it nor its partner in Blind Nil): what the heuristic
+    bids Nil on, its partner's bid when it bid (None if the partner bid after it) and its side's deficit."""
+    if view.num_players != 4 or view.phase != Phase.PLAY:
+        return {}
+    first = (view.dealer + 1) % 4
+    out = {}
+    for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4):
+        partner = (seat + 2) % 4
+        if view.bids[seat] != 0 or view.tricks_won[seat] or view.blind[seat] or view.blind[partner]:
+            continue
+        before = (partner - first) % 4 < (seat - first) % 4
+        out[seat] = (view.bids[partner] if before else None, view.scores[1 - seat % 2] - view.scores[seat % 2])
+    return out
 
 
 def _duck_weights(cards: list[int], ruled_out: int, trust: float) -> tuple[list[int], list[float]]:
@@ -256,22 +289,22 @@ def _duck_weights(cards: list[int], ruled_out: int, trust: float) -> tuple[list[
 
 
 def _ducked_world(state, excluded: dict[int, int], trust: float, held: int, allowed: list[int], played: list[int],
-                  rng: np.random.Generator, thrown: dict[int, list[Discard]] | None = None,
+                  rng: np.random.Generator, fits: dict[int, Callable[[int], bool]] | None = None,
                   tries: int = 16) -> SpadesGame:
-    """One world of :func:`ducked_worlds`: the bidders' hands drawn first (each fitting its discards, ``thrown``),
-    again while the other seats' voids leave the rest no deal; past ``tries``, a uniform world (the model gives
-    way to what the seat saw)."""
-    thrown = thrown or {}
-    seats = [*excluded, *(seat for seat in thrown if seat not in excluded)]
+    """One world of :func:`ducked_worlds`: the bidders' hands drawn first (each fitting ``fits``), again while the
+    other seats' voids leave the rest no deal; past ``tries``, a uniform world (the model gives way to what the
+    seat saw)."""
+    fits = fits or {}
+    seats = [*excluded, *(seat for seat in fits if seat not in excluded)]
     for _ in range(tries):
         hands: dict[int, int] = {}
         for seat in seats:
             cards, weights = _duck_weights(cards_of(held & allowed[seat] & ~sum(hands.values())),
                                            excluded.get(seat, 0), trust)
             try:
-                for _ in range(DISCARD_TRIES if seat in thrown else 1):
+                for _ in range(HAND_TRIES if seat in fits else 1):
                     hands[seat] = weighted_subset(cards, weights, HAND_SIZE - played[seat].bit_count(), rng)
-                    if seat not in thrown or fits_discards(thrown[seat], hands[seat]) or rng.random() >= trust:
+                    if seat not in fits or fits[seat](hands[seat]) or rng.random() >= trust:
                         break
             except InconsistentView:
                 continue
