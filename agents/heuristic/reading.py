@@ -9,6 +9,8 @@ search's worlds read too (``nil_discards``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from spades_env.cards import SUIT_MASKS, SUIT_OF, TRICK_POWER, cards_of
 from spades_env.game import Phase
 from spades_env.view import PlayerView
@@ -20,30 +22,42 @@ from .bidding import card_nil_danger
 Discard = tuple[int, int, int]
 
 
+def opposing_nils(view: PlayerView) -> list[int]:
+    """The opponents whose Nil or Blind Nil stands (no trick taken yet), in the four-player card play; else none."""
+    if view.num_players != 4 or view.phase != Phase.PLAY:
+        return []
+    return [s for s in ((view.seat + 1) % 4, (view.seat + 3) % 4) if view.bids[s] == 0 and not view.tricks_won[s]]
+
+
+def _played_back_to_front(view: PlayerView, seat: int) -> Iterator[tuple[int, int | None, int]]:
+    """``seat``'s cards of this hand, the last first: (card, the suit led to it or None where it led, the trick's
+    winning card's power before it in the suit led, 0 where it led)."""
+    for k in range(len(view.plays) - 1, -1, -1):
+        who, card = view.plays[k]
+        if who != seat:
+            continue
+        first = k - k % 4
+        if k == first:
+            yield card, None, 0
+            continue
+        led = SUIT_OF[view.plays[first][1]]
+        yield card, led, max(TRICK_POWER[led][c] for _, c in view.plays[first:k])
+
+
 def nil_ducks(view: PlayerView) -> dict[int, int]:
     """Per opponent whose Nil or Blind Nil stands (four players), the cards it cannot hold now if it ducks as Nil
     bidders do: following suit under the trick's winning card, its highest card that stays under (so it holds
     none between that card and the winner); over the winner, only when it has no card of the suit that stays
     under. A seat whose later plays show a card the rule says it did not hold ducks otherwise: none for it.
     """
-    if view.num_players != 4 or view.phase != Phase.PLAY:
-        return {}
     out = {}
-    for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4):
-        if view.bids[seat] != 0 or view.tricks_won[seat]:
-            continue
+    for seat in opposing_nils(view):
         excluded = later = 0
-        for k in range(len(view.plays) - 1, -1, -1):  # back to front: the cards it played after each duck
-            who, card = view.plays[k]
-            if who != seat:
-                continue
-            first = k - k % 4
-            led = SUIT_OF[view.plays[first][1]]
-            power = TRICK_POWER[led]
-            if k == first or SUIT_OF[card] != led:
+        for card, led, top in _played_back_to_front(view, seat):  # later: the cards it played after each duck
+            if led is None or SUIT_OF[card] != led:
                 later |= 1 << card
                 continue
-            top = max(power[c] for _, c in view.plays[first:k])
+            power = TRICK_POWER[led]
             suit = SUIT_MASKS[led]
             if power[card] < top:  # it ducked: nothing of the suit between its card and the winner
                 gap = sum(1 << c for c in cards_of(suit) if power[card] < power[c] < top)
@@ -64,24 +78,14 @@ def nil_discards(view: PlayerView) -> dict[int, list[Discard]]:
     suit led (:data:`Discard`). A bidder that discards as the heuristic's does (:func:`.play._follow_nil`) threw the
     most dangerous of its cards that stayed under the winning card (:func:`~.bidding.card_nil_danger`), so a hand
     it may hold now fits each discard (:func:`fits_discards`)."""
-    if view.num_players != 4 or view.phase != Phase.PLAY:
-        return {}
     out = {}
-    for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4):
-        if view.bids[seat] != 0 or view.tricks_won[seat]:
-            continue
+    for seat in opposing_nils(view):
         found, later = [], 0
-        for k in range(len(view.plays) - 1, -1, -1):
-            who, card = view.plays[k]
-            if who != seat:
-                continue
+        for card, led, top in _played_back_to_front(view, seat):
             later |= 1 << card
-            first = k - k % 4
-            led = SUIT_OF[view.plays[first][1]]
-            if k == first or SUIT_OF[card] == led:
+            if led is None or SUIT_OF[card] == led:
                 continue
             power = TRICK_POWER[led]
-            top = max(power[c] for _, c in view.plays[first:k])
             found.append((card, later, sum(1 << c for c in range(52) if power[c] > top)))
         if found:
             out[seat] = found

@@ -13,11 +13,13 @@ where a 13-card deal takes the solver seconds).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from spades_env.cards import RANK_OF, SUIT_OF
+from spades_env.game import SpadesGame
 from spades_env.solver import NodeLimitReached, WorldSolver, position_of
 from spades_env.view import PlayerView
 
@@ -92,13 +94,24 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     nil_only = left > budget.max_tricks
     if budget.worlds < 1 or (nil_only and not (left <= budget.nil_tricks and nil_standing(view))):
         return PlayChoice(fallback, 0, 0, {})
+    worlds = fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma, budget.exchange_fit,
+                           budget.nil_play, budget.nil_discards, budget.nil_fit)
+    means, solved, spent = solve_worlds(view, worlds, budget, nil_only)
+    if means is None:
+        return PlayChoice(fallback, 0, spent, {})
+    return PlayChoice(best_card(means, fallback), solved, spent, means)
+
+
+def solve_worlds(view: PlayerView, worlds: Iterable[SpadesGame], budget: PlayBudget,
+                 nil_only: bool = False) -> tuple[dict[int, float] | None, int, int]:
+    """(each legal card's mean value over the worlds solved, worlds solved, nodes spent): ``worlds`` (of ``view``'s
+    position) solved in turn while ``budget.nodes`` last, a world past its share (:meth:`PlayBudget.world_cap`)
+    dropped; the means None with fewer than ``budget.min_worlds`` solved."""
     totals: dict[int, float] = dict.fromkeys(view.legal_actions, 0.0)
     solved = spent = 0
     cap = budget.world_cap()
     solver: WorldSolver | None = None  # the worlds differ only in the hidden hands
-    for world in fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma,
-                                budget.exchange_fit, budget.nil_play, budget.nil_discards,
-                                budget.nil_fit):
+    for world in worlds:
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
             break
@@ -114,9 +127,8 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
         for card, value in solution.move_values.items():
             totals[card] += value
     if solved < min(budget.min_worlds, budget.worlds):
-        return PlayChoice(fallback, 0, spent, {})
-    means = {card: total / solved for card, total in totals.items()}
-    return PlayChoice(best_card(means, fallback), solved, spent, means)
+        return None, solved, spent
+    return {card: total / solved for card, total in totals.items()}, solved, spent
 
 
 def best_card(means: dict[int, float], preferred: int) -> int:

@@ -28,7 +28,7 @@ from spades_env.view import PlayerView
 
 from ..heuristic.bidding import bids_nil, estimate_tricks, exchange, keep_offered, nil_risk
 from ..heuristic.params import V2
-from ..heuristic.reading import fits_discards, nil_discards, nil_ducks
+from ..heuristic.reading import fits_discards, nil_discards, nil_ducks, opposing_nils
 
 HAND_TRIES = 32  # draws of a Nil bidder's hand to fit its discards or its bid (ducked_worlds), the last one kept
 
@@ -267,13 +267,11 @@ def _hand_fits(view: PlayerView, discards: bool, bid_fit: bool) -> dict[int, Cal
 def _nil_bid_context(view: PlayerView) -> dict[int, tuple[int | None, int]]:
     """Per opposing seat whose Nil on a dealt hand stands (neither it nor its partner in Blind Nil): what the heuristic
     bids Nil on, its partner's bid when it bid (None if the partner bid after it) and its side's deficit."""
-    if view.num_players != 4 or view.phase != Phase.PLAY:
-        return {}
     first = (view.dealer + 1) % 4
     out = {}
-    for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4):
+    for seat in opposing_nils(view):
         partner = (seat + 2) % 4
-        if view.bids[seat] != 0 or view.tricks_won[seat] or view.blind[seat] or view.blind[partner]:
+        if view.blind[seat] or view.blind[partner]:
             continue
         before = (partner - first) % 4 < (seat - first) % 4
         out[seat] = (view.bids[partner] if before else None, view.scores[1 - seat % 2] - view.scores[seat % 2])

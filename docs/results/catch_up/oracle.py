@@ -16,9 +16,10 @@ of the bidder's hand alone could add.
 import numpy as np
 
 from spades_env.agents.endgame import EndgameAgent
-from spades_env.agents.search.play import best_card, nil_standing
+from spades_env.agents.heuristic.reading import opposing_nils
+from spades_env.agents.search.play import best_card, nil_standing, solve_worlds
 from spades_env.rebuild import information_state
-from spades_env.solver import NodeLimitReached, WorldSolver, position_of, solve
+from spades_env.solver import NodeLimitReached, solve
 from spades_env.view import PlayerView
 
 WHERE = ("all", "nil", "contract", "bidder")
@@ -49,30 +50,13 @@ class Oracle(EndgameAgent):
 
     def bidder_known(self, view: PlayerView, action: int) -> int:
         """``search-v3``'s search, but while an opposing Nil stands each world deals its bidder the true hand."""
-        others = ((view.seat + 1) % 4, (view.seat + 3) % 4)
-        bidders = [s for s in others if view.bids[s] == 0 and not view.tricks_won[s]]
+        bidders = opposing_nils(view)
         if not bidders:
             return super().searched_card(view, action)
         true_game = view.infostate._game  # the cheat: the bidders' hands as they hold them now
         given = {s: true_game.hands[s] for s in bidders}
         rng = np.random.default_rng([self.seed & (2**63 - 1), view.hand_number, len(view.plays)])
-        totals, solved, spent, solver = dict.fromkeys(view.legal_actions, 0.0), 0, 0, None
-        cap, state = self.budget.world_cap(), information_state(view)
-        for _ in range(self.budget.worlds):
-            allowed = min(cap, self.budget.nodes - spent)
-            if allowed <= 0:
-                break
-            world = state.resample(rng, hands=given)
-            solver = solver or WorldSolver(position_of(world))
-            try:
-                solution = solver.solve(world.hands, max_nodes=allowed)
-            except NodeLimitReached:
-                spent += allowed
-                continue
-            spent += solution.nodes
-            solved += 1
-            for card, value in solution.move_values.items():
-                totals[card] += value
-        if solved < min(self.budget.min_worlds, self.budget.worlds):
-            return action
-        return best_card({card: total / solved for card, total in totals.items()}, action)
+        state = information_state(view)
+        worlds = (state.resample(rng, hands=given) for _ in range(self.budget.worlds))
+        means, _, _ = solve_worlds(view, worlds, self.budget)
+        return action if means is None else best_card(means, action)
