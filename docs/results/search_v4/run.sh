@@ -19,4 +19,6 @@ cell search-v3 47682 v3_default_single --rules default --single-hand --games 200
 cell heuristic-v2 47679 v2_default_games --rules default --games 200
 cell search-v3 47683 v3_default_games --rules default --games 200
 # addendum 2: house-rule games to 500 against heuristic-v2 again, 400 fresh games
-[ "${CONFIRM_GAMES:-0}" = 1 ] && cell heuristic-v2 47685 v2_house_games_confirm --rules house --games 400
+if [ "${CONFIRM_GAMES:-0}" = 1 ]; then
+    cell heuristic-v2 47685 v2_house_games_confirm --rules house --games 400
+fi
