@@ -66,4 +66,3 @@ def search_v3(seed: int | None = None, worlds: int = 24, ms: float = 250.0, nil_
     the Nil bidder's hand inferred: docs/results/search_v4/)."""
     return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed, nil_play=nil_play, nil_risk=nil_risk,
                               nil_discards=nil_discards, nil_fit=nil_fit)
-

@@ -254,6 +254,8 @@ def _hand_fits(view: PlayerView, discards: bool, bid_fit: bool) -> dict[int, Cal
     hold now fits what it showed."""
     thrown = nil_discards(view) if discards else {}
     bids = _nil_bid_context(view) if bid_fit else {}
+    if not thrown and not bids:
+        return {}
     played = cards_played(view)
 
     def fits(seat: int, hand: int) -> bool:
