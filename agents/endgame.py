@@ -39,7 +39,7 @@ class EndgameAgent(BaseAgent):
         if not 1 <= tricks <= 13 or worlds < 1 or ms <= 0 or not 0 <= nil_tricks <= 13:
             raise ValueError(f"endgame needs 1 <= tricks <= 13, worlds >= 1, ms > 0 and 0 <= nil_tricks <= 13, got "
                              f"tricks={tricks!r}, worlds={worlds!r}, ms={ms!r}, nil_tricks={nil_tricks!r}")
-        check_nil_play(nil_play)
+        check_nil_play(nil_play, nil_discards, nil_fit)
         self.agent = make_agent(agent) if isinstance(agent, str) else agent
         kind = observation_kind(self.agent)  # the wrapped agent's observation, passed on
         self.needs_observation = kind is not None
@@ -70,9 +70,11 @@ class EndgameAgent(BaseAgent):
 
     def searched_card(self, view: PlayerView, action: int) -> int:
         """The card the search plays where it searches, ``action`` the wrapped agent's."""
-        # The decision's own generator, from the seed and the position: a decision never depends on earlier calls.
-        rng = np.random.default_rng([self.seed & (2**63 - 1), view.hand_number, len(view.plays)])
-        return search_card(view, action, self.budget, rng).card
+        return search_card(view, action, self.budget, self.decision_rng(view)).card
+
+    def decision_rng(self, view: PlayerView) -> np.random.Generator:
+        """The decision's own generator, from the seed and the position: a decision never depends on earlier calls."""
+        return np.random.default_rng([self.seed & (2**63 - 1), view.hand_number, len(view.plays)])
 
 
 def endgame_agent(arg: str | None = None, **kwargs) -> EndgameAgent:

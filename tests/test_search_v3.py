@@ -38,3 +38,10 @@ def test_search_v3_takes_the_nil_bidders_inference_options():
     assert _plays(spec, 4, seed=12) == _plays(same, 4, seed=12)
     budget = make_agent("search-v3:nil_play=true,nil_risk=1.05").four.budget
     assert (budget.nil_risk, budget.nil_play, budget.nil_discards) == (1.05, 1.0, False)
+
+
+def test_the_nil_bidders_readings_need_nil_play():
+    with pytest.raises(ValueError, match="add nil_play=true"):
+        make_agent("search-v3:nil_fit=true")
+    with pytest.raises(ValueError, match="add nil_play=true"):
+        make_agent("endgame:ppo-v3:nil_discards=true")

@@ -67,11 +67,15 @@ class PlayChoice:
     means: dict[int, float]  # mean value per legal card over the solved worlds (empty without search)
 
 
-def check_nil_play(nil_play: float) -> None:
-    """``nil_play`` is a share: 0 (or false) to 1 (or true)."""
+def check_nil_play(nil_play: float, nil_discards: bool = False, nil_fit: bool = False) -> None:
+    """``nil_play`` is a share: 0 (or false) to 1 (or true); ``nil_discards`` and ``nil_fit`` are read with it
+    (believed as far), so they need it above 0."""
     if not 0 <= nil_play <= 1:
         raise ValueError(f"nil_play must lie between 0 (the ducks not read) and 1 (or true: read as certain), "
                          f"got {nil_play!r}")
+    if (nil_discards or nil_fit) and not nil_play:
+        raise ValueError("nil_discards and nil_fit read the Nil bidder's play with nil_play: add nil_play=true "
+                         "(or a share above 0)")
 
 
 def tricks_left(view: PlayerView) -> int:

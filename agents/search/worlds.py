@@ -262,8 +262,7 @@ def _hand_fits(view: PlayerView, discards: bool, bid_fit: bool) -> dict[int, Cal
         return ((seat not in thrown or fits_discards(thrown[seat], hand))
                 and (seat not in bids or bids_nil(hand | played[seat], 4, *bids[seat], V2)))
 
-    return {seat: partial(fits, seat) for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4)
-            if seat in thrown or seat in bids}
+    return {seat: partial(fits, seat) for seat in opposing_nils(view) if seat in thrown or seat in bids}
 
 
 def _nil_bid_context(view: PlayerView) -> dict[int, tuple[int | None, int]]:

@@ -13,8 +13,6 @@ worlds, but each deals the Nil bidder its true hand (the other hidden hands draw
 of the bidder's hand alone could add.
 """
 
-import numpy as np
-
 from spades_env.agents.endgame import EndgameAgent
 from spades_env.agents.heuristic.reading import opposing_nils
 from spades_env.agents.search.play import best_card, nil_standing, solve_worlds
@@ -55,8 +53,7 @@ class Oracle(EndgameAgent):
             return super().searched_card(view, action)
         true_game = view.infostate._game  # the cheat: the bidders' hands as they hold them now
         given = {s: true_game.hands[s] for s in bidders}
-        rng = np.random.default_rng([self.seed & (2**63 - 1), view.hand_number, len(view.plays)])
-        state = information_state(view)
+        rng, state = self.decision_rng(view), information_state(view)
         worlds = (state.resample(rng, hands=given) for _ in range(self.budget.worlds))
         means, _, _ = solve_worlds(view, worlds, self.budget)
         return action if means is None else best_card(means, action)
