@@ -25,3 +25,10 @@ cell search-v3 $((s + 7)) v3_default_games --rules default --games 200
 if [ "${CONFIRM_GAMES:-0}" = 1 ]; then
     cell heuristic-v2 47685 v2_house_games_confirm --rules house --games 400
 fi
+# addendum 6: C's second evaluation against search-v3, fresh seeds, twice the sizes
+if [ "${SECOND:-0}" = 1 ]; then
+    cell search-v3 47696 v3_house_single_2 --rules house --single-hand --games 4000
+    cell search-v3 47697 v3_house_games_2 --rules house --games 400
+    cell search-v3 47698 v3_default_single_2 --rules default --single-hand --games 4000
+    cell search-v3 47699 v3_default_games_2 --rules default --games 400
+fi
