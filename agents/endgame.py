@@ -10,7 +10,9 @@ own card kept among the equal best. So the wrapper changes a card only where the
 say another scores more. ``nil_tricks``, ``nil_risk`` and ``nil_play`` are the search agent's
 (docs/search.md): earlier than ``tricks``, while a Nil stands with at most ``nil_tricks`` left, the
 worlds are solved for the Nils' stakes alone; worlds fit the Nil bidders' dealt hands (``nil_risk``)
-and how they ducked (``nil_play``) and, with ``nil_discards``, threw cards when void, with ``nil_fit`` bid Nil.
+and how they ducked (``nil_play``) and, with ``nil_discards``, threw cards when void, with ``nil_fit`` bid Nil;
+``infer=K`` draws K times the worlds and keeps those the other seats' card plays make likely
+(:mod:`spades_env.agents.search.inference`).
 """
 
 from __future__ import annotations
@@ -35,11 +37,17 @@ class EndgameAgent(BaseAgent):
 
     def __init__(self, agent: str | Agent, tricks: int = 4, worlds: int = 16, ms: float = 20.0,
                  nil_tricks: int = 0, nil_risk: float | None = None, nil_play: float = 0.0,
-                 nil_discards: bool = False, nil_fit: bool = False, seed: int | None = None) -> None:
+                 nil_discards: bool = False, nil_fit: bool = False, infer: int = 0, infer_tau: float = 1.0,
+                 seed: int | None = None) -> None:
         if not 1 <= tricks <= 13 or worlds < 1 or ms <= 0 or not 0 <= nil_tricks <= 13:
             raise ValueError(f"endgame needs 1 <= tricks <= 13, worlds >= 1, ms > 0 and 0 <= nil_tricks <= 13, got "
                              f"tricks={tricks!r}, worlds={worlds!r}, ms={ms!r}, nil_tricks={nil_tricks!r}")
         check_nil_play(nil_play, nil_discards, nil_fit)
+        infer, infer_tau = int(infer), float(infer_tau)
+        if infer < 0 or not infer_tau >= 0:
+            raise ValueError(f"infer is how many times the worlds are drawn (0 or 1: no inference) and infer_tau a "
+                             f"temperature >= 0 (inf: the most likely worlds), got infer={infer!r}, "
+                             f"infer_tau={infer_tau!r}")
         self.agent = make_agent(agent) if isinstance(agent, str) else agent
         kind = observation_kind(self.agent)  # the wrapped agent's observation, passed on
         self.needs_observation = kind is not None
@@ -47,7 +55,8 @@ class EndgameAgent(BaseAgent):
             self.observation_kind = kind
         self.budget = PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS), max_tricks=int(tricks),
                                  nil_tricks=int(nil_tricks), nil_risk=None if nil_risk is None else float(nil_risk),
-                                 nil_play=float(nil_play), nil_discards=bool(nil_discards), nil_fit=bool(nil_fit))
+                                 nil_play=float(nil_play), nil_discards=bool(nil_discards), nil_fit=bool(nil_fit),
+                                 infer=infer, infer_tau=infer_tau)
         self.seed = 0 if seed is None else int(seed)
 
     def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:

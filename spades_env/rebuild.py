@@ -20,6 +20,8 @@ where my seen discards may be: a sample may give the opponent a card I saw disca
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import actions as A
 from .cards import FULL_DECK, NUM_CARDS, SPADES, SUIT_MASKS, cards_of, mask_of
 from .determinize import HAND_SIZE
@@ -39,11 +41,13 @@ def information_state(view: PlayerView) -> InformationState:
     return view.infostate if view.infostate is not None else InformationState(game_from_view(view), view.seat)
 
 
-def game_from_view(view: PlayerView) -> SpadesGame:
+def game_from_view(view: PlayerView, at_play: Callable[[SpadesGame], None] | None = None) -> SpadesGame:
     """A game in exactly the position of ``view``, with the hidden cards placed arbitrarily but consistently.
 
     Works at a bid, a card play, and a four-player seat's Blind Nil choice (it has seen no card: any deal
-    fits, and the game is a shuffled deck with the earlier bids replayed).
+    fits, and the game is a shuffled deck with the earlier bids replayed). ``at_play(game)`` is called before
+    each card of the hand is played again: the positions the seats played from, for what any seat saw then
+    (its public part; the hidden hands are the rebuild's).
     """
     if view.phase == Phase.BLIND and not view.looked and view.num_players == 4:
         return _unseen_game(view)
@@ -51,9 +55,9 @@ def game_from_view(view: PlayerView) -> SpadesGame:
         raise ValueError(f"a game is rebuilt for a bid, a card play or a Blind Nil choice, not in {view.phase.name}")
     game = SpadesGame(view.config)
     if view.num_players == 4:
-        _replay_four(game, view)
+        _replay_four(game, view, at_play)
     else:
-        _replay_two(game, view)
+        _replay_two(game, view, at_play)
     if game.phase != view.phase or game.current_player != view.seat:
         raise InconsistentView(f"the rebuilt game is at {game.phase.name} for seat {game.current_player}, "
                                f"the view at {view.phase.name} for seat {view.seat}")
@@ -141,10 +145,12 @@ def _apply(game: SpadesGame, action: int, outcome: int | None = None) -> None:
         raise InconsistentView(f"the view cannot be replayed: {exc}") from None
 
 
-def _bid_and_play(game: SpadesGame, view: PlayerView, pass_cards: list[int], replacements: dict) -> None:
+def _bid_and_play(game: SpadesGame, view: PlayerView, pass_cards: list[int], replacements: dict,
+                  at_play: Callable[[SpadesGame], None] | None = None) -> None:
     """Replay the hand from the deal to the view's position (a bid, a card play, or the seat's own Blind Nil
     choice): Blind Nil choices, bids, the exchange's
-    cards in queue order, two-player replacements ``{seat: [(put back, drawn), ...]}``, the card play."""
+    cards in queue order, two-player replacements ``{seat: [(put back, drawn), ...]}``, the card play
+    (``at_play(game)`` before each card)."""
     passes = iter(pass_cards)
     plays = iter(card for _, card in view.plays)
     while game.phase != Phase.GAME_OVER:
@@ -170,6 +176,8 @@ def _bid_and_play(game: SpadesGame, view: PlayerView, pass_cards: list[int], rep
             card = next(plays, None)
             if card is None:
                 return
+            if at_play is not None:
+                at_play(game)
             _apply(game, card)
 
 
@@ -193,7 +201,7 @@ def _exchanges(view: PlayerView) -> list[tuple[int, int]]:
     return [(p, (p + 2) % 4) for p in order if view.blind[p] and not view.blind[(p + 2) % 4]]
 
 
-def _replay_four(game: SpadesGame, view: PlayerView) -> None:
+def _replay_four(game: SpadesGame, view: PlayerView, at_play: Callable[[SpadesGame], None] | None = None) -> None:
     seat, partner = view.seat, (view.seat + 2) % 4
     played = cards_played(view)
     mine = mask_of(view.hand)
@@ -215,7 +223,7 @@ def _replay_four(game: SpadesGame, view: PlayerView) -> None:
         held[giver] |= 1 << card
     game.reset(deal=[cards_of(h) for h in held], dealer=view.dealer, scores=view.scores, bags=view.bags)
     game.hand_number = view.hand_number
-    _bid_and_play(game, view, [card for _, _, card in passes], {})
+    _bid_and_play(game, view, [card for _, _, card in passes], {}, at_play)
 
 
 def _four_player_passes(view: PlayerView, held: list[int]) -> list[tuple[int, int, int]]:
@@ -245,7 +253,7 @@ def _four_player_passes(view: PlayerView, held: list[int]) -> list[tuple[int, in
 # ------------------------------------------------------------------ two players
 
 
-def _replay_two(game: SpadesGame, view: PlayerView) -> None:
+def _replay_two(game: SpadesGame, view: PlayerView, at_play: Callable[[SpadesGame], None] | None = None) -> None:
     """Rebuild the two-player hand, the opponent's cards placed anywhere they fit."""
     seat, opp = view.seat, 1 - view.seat
     played = cards_played(view)
@@ -264,7 +272,7 @@ def _replay_two(game: SpadesGame, view: PlayerView) -> None:
     game.reset(deal=_stock(view, my_kept, opp_kept, seen, drops), dealer=view.dealer, scores=view.scores,
                bags=view.bags)
     game.hand_number = view.hand_number
-    _bid_and_play(game, view, [], {seat: my_swaps, opp: opp_swaps})
+    _bid_and_play(game, view, [], {seat: my_swaps, opp: opp_swaps}, at_play)
 
 
 def _before_swaps(hand: int, swaps: list[tuple[int, int]]) -> int:

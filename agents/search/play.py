@@ -23,6 +23,7 @@ from spades_env.game import SpadesGame
 from spades_env.solver import NodeLimitReached, WorldSolver, position_of
 from spades_env.view import PlayerView
 
+from .inference import likely_worlds
 from .worlds import fitted_worlds
 
 TRICKS_PER_HAND = 13
@@ -53,6 +54,11 @@ class PlayBudget:
     nil_discards: bool = False
     # with nil_play, also the bidder's dealt hand one the heuristic bids Nil with in its seat (worlds.ducked_worlds)
     nil_fit: bool = False
+    # policy-based inference (inference.py): draw infer times the worlds, keep worlds of them by how likely the
+    # network makes the other seats' card plays there, with probability ~ likelihood ** infer_tau (inf: the most
+    # likely; 0: any); infer <= 1: every world drawn is solved
+    infer: int = 0
+    infer_tau: float = 1.0
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -98,8 +104,11 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     nil_only = left > budget.max_tricks
     if budget.worlds < 1 or (nil_only and not (left <= budget.nil_tricks and nil_standing(view))):
         return PlayChoice(fallback, 0, 0, {})
-    worlds = fitted_worlds(view, budget.worlds, rng, budget.nil_risk, budget.bid_sigma, budget.exchange_fit,
+    draws = budget.worlds * max(1, budget.infer)
+    worlds = fitted_worlds(view, draws, rng, budget.nil_risk, budget.bid_sigma, budget.exchange_fit,
                            budget.nil_play, budget.nil_discards, budget.nil_fit)
+    if budget.infer > 1:
+        worlds = likely_worlds(view, list(worlds), budget.worlds, budget.infer_tau, rng)
     means, solved, spent = solve_worlds(view, worlds, budget, nil_only)
     if means is None:
         return PlayChoice(fallback, 0, spent, {})
