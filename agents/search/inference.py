@@ -25,7 +25,6 @@ import numpy as np
 import torch
 from torch import nn
 
-from spades_env.actions import NUM_ACTIONS
 from spades_env.cards import NUM_CARDS
 from spades_env.game import SpadesGame
 from spades_env.observations import encode, layout, observation_size
@@ -33,7 +32,7 @@ from spades_env.rebuild import game_from_view
 from spades_env.solver.position import legal_plays
 from spades_env.view import PlayerView
 
-from ..ppo.model import ActorCritic, masked_log_probs, shared_policy
+from ..ppo.model import ActorCritic, shared_policy
 from ..registry import make_agent
 
 __all__ = ["PlayEvidence", "PolicyLikelihood", "play_evidence", "weighted_choice"]
@@ -127,11 +126,10 @@ class PolicyLikelihood:
         if len(rows):
             play = rows % plays
             bits = _unpack(held[rows])
-            mask = np.zeros((len(rows), NUM_ACTIONS), bool)
-            mask[:, :NUM_CARDS] = _unpack(legal[rows])
-            logits = self._logits(evidence.observations, play, bits)
-            log_probs = masked_log_probs(logits, torch.from_numpy(mask))
-            total[rows] = log_probs[torch.arange(len(rows)), torch.from_numpy(evidence.cards[play])].double().numpy()
+            logits = self._logits(evidence.observations, play, bits)[:, :NUM_CARDS]  # a card play's logits
+            norm = logits.masked_fill(~torch.from_numpy(_unpack(legal[rows])), float("-inf")).logsumexp(1)
+            chosen = logits.gather(1, torch.from_numpy(evidence.cards[play])[:, None])[:, 0]
+            total[rows] = (chosen - norm).double().numpy()
         return total.reshape(worlds, plays).sum(1)
 
     def _logits(self, observations: np.ndarray, play: np.ndarray, bits: np.ndarray) -> torch.Tensor:
