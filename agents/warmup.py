@@ -80,10 +80,11 @@ PARTS: dict[str, tuple[str, Callable[[], None]]] = {
 
 def parts_for(specs: Iterable[str]) -> list[str]:
     """The parts the agents named by ``specs`` use: the heuristic always (the default partner and opponents),
-    the solver for ``search`` agents, the PPO features for ``ppo`` agents and for ``search-v3`` (which searches
-    on the four-player network)."""
+    the solver for ``search`` agents, the PPO features for ``ppo`` agents and for ``search-v3`` and ``search-v4``
+    (which search on the four-player network)."""
     text = " ".join(versioned_name(spec) for spec in specs)  # an alias read as the version it stands for
-    return ["heuristic"] + ["solver"] * ("search" in text) + ["ppo"] * ("ppo" in text or "search-v3" in text)
+    on_network = "ppo" in text or "search-v3" in text or "search-v4" in text
+    return ["heuristic"] + ["solver"] * ("search" in text) + ["ppo"] * on_network
 
 
 def warm(parts: Sequence[str] = tuple(PARTS), stream: TextIO | None = None) -> dict[str, float]:

@@ -1,4 +1,5 @@
-"""search-v3 plays four players as the network with its last nine tricks searched, two players as search-v1."""
+"""search-v3 plays four players as the network with its last nine tricks searched, two players as search-v1; search-v4
+reads an opposing Nil bidder's hand on top."""
 
 import pytest
 
@@ -38,6 +39,15 @@ def test_search_v3_takes_the_nil_bidders_inference_options():
     assert _plays(spec, 4, seed=12) == _plays(same, 4, seed=12)
     budget = make_agent("search-v3:nil_play=true,nil_risk=1.05").four.budget
     assert (budget.nil_risk, budget.nil_play, budget.nil_discards) == (1.05, 1.0, False)
+
+
+def test_search_v4_is_search_v3_with_the_nil_bidders_hand_read():
+    """``search-v4`` plays as the spec its evaluation measured (docs/results/search_v4/), and ``search`` names it."""
+    same = f"endgame:ppo-v3:tricks=9,{BUDGET},nil_risk=1.05,nil_play=true"
+    assert _plays(f"search-v4:{BUDGET}", 4, seed=12) == _plays(same, 4, seed=12)
+    assert _plays(f"search-v4:{BUDGET}", 2, seed=11) == _plays(f"search-v1:{BUDGET}", 2, seed=11)
+    budget = make_agent("search").four.budget
+    assert (budget.nil_risk, budget.nil_play, budget.worlds, budget.nodes) == (1.05, 1.0, 24, 250_000)
 
 
 def test_the_nil_bidders_readings_need_nil_play():

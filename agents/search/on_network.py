@@ -1,4 +1,4 @@
-"""``search-v3``: the search's card play on the shipped four-player network.
+"""``search-v3`` and ``search-v4``: the search's card play on the shipped four-player network.
 
 Four players: every bid, the Blind Nil exchange and the first four tricks are ``ppo-v3``'s; the last nine
 tricks are searched as ``search-v1`` searches them (perfect-information Monte Carlo over ``worlds`` sampled
@@ -6,6 +6,9 @@ deals, ``ms`` of solver nodes a decision), the network's card kept among the equ
 ``endgame:ppo-v3:tricks=9,worlds=24,ms=250``, which led ``search-v1`` in both formats under both rule presets
 at seeds planned before the games (docs/results/search_on_ppo/). ``search-v1``'s bids and early cards are a
 heuristic's; the network's are better, and the search behind both is the same.
+
+``search-v4`` is ``search-v3`` whose worlds read an opposing Nil bidder's hand (``nil_play=true,nil_risk=1.05``):
+the bidder's Nil fits its dealt hand and its ducks rule cards out (:func:`.worlds.fitted_worlds`).
 
 Two players: ``search-v1``'s play, unchanged (it searches every trick of the two-player game already).
 """
@@ -69,3 +72,13 @@ def search_v3(seed: int | None = None, worlds: int = 24, ms: float = 250.0, nil_
     the Nil bidder's hand inferred: docs/results/search_v4/)."""
     return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed, nil_play=nil_play, nil_risk=nil_risk,
                               nil_discards=nil_discards, nil_fit=nil_fit, infer=infer, infer_tau=infer_tau)
+
+
+def search_v4(seed: int | None = None, worlds: int = 24, ms: float = 250.0, nil_play: float = 1.0,
+              nil_risk: float | None = 1.05, nil_discards: bool = False, nil_fit: bool = False, infer: int = 0,
+              infer_tau: float = 1.0) -> NetworkSearchAgent:
+    """Registry factory for ``search-v4``: ``search-v3`` whose worlds read an opposing Nil bidder's hand, a dealt hand
+    the heuristic bids Nil with (``nil_risk=1.05``) holding none of the cards its ducks rule out (``nil_play``):
+    ``search-v3:nil_play=true,nil_risk=1.05``, which led ``search-v3`` on house-rule single hands and was not behind
+    it in any cell of its second evaluation (docs/results/search_v4/). Two players: ``search-v1``, as ``search-v3``."""
+    return search_v3(seed, worlds, ms, nil_play, nil_risk, nil_discards, nil_fit, infer, infer_tau)

@@ -5,7 +5,7 @@ set -euo pipefail
 here=$(dirname "$0")
 c=endgame:ppo-v3:tricks=9,worlds=24,ms=250,nil_risk=1.05,nil_play=true
 if [ "${CONFIRM:-0}" = 1 ]; then
-    exec bash "$here/../search_v4/run_pair.sh" "$c" C "${CAND:?the gate's candidate spec}" "${TAG:-P}" 47700
+    exec bash "$here/../search_v4/run_pair.sh" "$c" C "${CAND:?CAND: the spec of the candidate that passed the gate}" "${TAG:-P}" 47700
 fi
 bash "$here/../search_v4/run_pair.sh" "$c" C "$c,infer=4,infer_tau=1" P1 47700
 bash "$here/../search_v4/run_pair.sh" "$c" C "$c,infer=4,infer_tau=inf" Pinf 47700
