@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from spades_env.cards import NUM_CARDS
+from spades_env.cards import NUM_CARDS, mask_of
 from spades_env.game import SpadesGame
 from spades_env.observations import encode, layout, observation_size
 from spades_env.rebuild import game_from_view
@@ -35,7 +35,7 @@ from spades_env.view import PlayerView
 from ..ppo.model import ActorCritic, shared_policy
 from ..registry import make_agent
 
-__all__ = ["PlayEvidence", "PolicyLikelihood", "play_evidence", "weighted_choice"]
+__all__ = ["PlayEvidence", "PolicyLikelihood", "exchange_seats", "likely_worlds", "play_evidence", "weighted_choice"]
 
 
 @dataclass(frozen=True)
@@ -64,33 +64,23 @@ def play_evidence(view: PlayerView, seats: Sequence[int] | None = None) -> PlayE
     """The card plays of ``seats`` (default: every other seat not in a Blind Nil exchange) in this hand so far."""
     skip = exchange_seats(view) | {view.seat}
     wanted = {p for p in (range(view.num_players) if seats is None else seats) if p not in skip}
-    hand_block = layout(view.num_players)["hand"]
-    rows: list[tuple[int, int, tuple, bool, np.ndarray]] = []
-    index = iter(range(len(view.plays)))
-    positions: list[int] = []
+    hand = layout(view.num_players)["hand"]
+    plays = iter(enumerate(view.plays))
+    rows: list[tuple[int, int, int, tuple[tuple[int, int], ...], bool, np.ndarray]] = []
 
     def at_play(game: SpadesGame) -> None:
-        i = next(index)
-        seat, card = view.plays[i]
-        if seat not in wanted:
-            return
-        obs = encode(game, seat)
-        obs[hand_block.start:hand_block.stop] = 0
-        rows.append((seat, card, tuple(game.trick), game.spades_broken, obs))
-        positions.append(i)
+        i, (seat, card) = next(plays)
+        if seat in wanted:
+            obs = encode(game, seat)
+            obs[hand.start:hand.stop] = 0
+            rows.append((i, seat, card, tuple(game.trick), game.spades_broken, obs))
 
     game_from_view(view, at_play=at_play)
-    later = []
-    for i, (seat, _, _, _, _) in zip(positions, rows):
-        mask = 0
-        for p, c in view.plays[i:]:
-            if p == seat:
-                mask |= 1 << c
-        later.append(mask)
-    size = observation_size(view.num_players)
-    return PlayEvidence(np.array([r[0] for r in rows], np.int64), np.array([r[1] for r in rows], np.int64), later,
-                        [r[2] for r in rows], [r[3] for r in rows],
-                        np.stack([r[4] for r in rows]) if rows else np.zeros((0, size), np.float32))
+    later = [mask_of(c for p, c in view.plays[i:] if p == seat) for i, seat, *_ in rows]
+    observations = (np.stack([r[5] for r in rows]) if rows
+                    else np.zeros((0, observation_size(view.num_players)), np.float32))
+    return PlayEvidence(np.array([r[1] for r in rows], np.int64), np.array([r[2] for r in rows], np.int64), later,
+                        [r[3] for r in rows], [r[4] for r in rows], observations)
 
 
 def _unpack(masks: np.ndarray) -> np.ndarray:
