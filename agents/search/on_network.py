@@ -68,8 +68,8 @@ class NetworkSearchAgent(BaseAgent):
 def search_v3(seed: int | None = None, worlds: int = 24, ms: float = 250.0, nil_play: float = 0.0,
               nil_risk: float | None = None, nil_discards: bool = False, nil_fit: bool = False, infer: int = 0,
               infer_tau: float = 1.0) -> NetworkSearchAgent:
-    """Registry factory for ``search-v3`` (``search-v3:worlds=32,ms=400``; ``search-v3:nil_play=true,nil_risk=1.05``,
-    the Nil bidder's hand inferred: docs/results/search_v4/)."""
+    """Registry factory for ``search-v3`` (``search-v3:worlds=32,ms=400``; with ``nil_play=true,nil_risk=1.05`` it plays
+    as ``search-v4``)."""
     return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed, nil_play=nil_play, nil_risk=nil_risk,
                               nil_discards=nil_discards, nil_fit=nil_fit, infer=infer, infer_tau=infer_tau)
 
