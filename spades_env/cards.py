@@ -122,6 +122,13 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
+def masks_to_rows(masks) -> np.ndarray:
+    """52-bit card masks (a sequence or an int64 array) as a ``(len(masks), 52)`` 0/1 uint8 array, bit i in
+    column i: many hands at once, unpacked byte-wise."""
+    raw = np.asarray(masks).astype("<u8").view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(raw, axis=1, count=NUM_CARDS, bitorder="little")
+
+
 def bits_to_array(mask: int, size: int = NUM_CARDS, dtype=np.uint8) -> np.ndarray:
     """A bitmask as a 0/1 array of ``size`` entries (bit i -> index i): a hand or a pile in an observation.
 

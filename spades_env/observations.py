@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import actions as A
-from .cards import NUM_CARDS, SUITS, TRICKS_PER_HAND, bits_to_array, card_to_str, cards_of
+from .cards import NUM_CARDS, SUITS, TRICKS_PER_HAND, bits_to_array, card_to_str, cards_of, masks_to_rows
 from .game import Phase, SpadesGame
 from .variant import variant_of
 
@@ -245,12 +245,6 @@ def _merge(*writes: tuple[np.ndarray, np.ndarray | float]) -> tuple[np.ndarray, 
     at = np.concatenate([w[0] for w in writes]).astype(np.intp)
     values = np.concatenate([np.broadcast_to(np.float32(w[1]), len(w[0])) for w in writes]).astype(np.float32)
     return _frozen(at), _frozen(values)
-
-
-def _unpack_hands(masks: list[int]) -> np.ndarray:
-    """52-bit card masks as a (len(masks), 52) 0/1 array, bit i in column i."""
-    raw = np.array(masks, "<u8").view(np.uint8).reshape(len(masks), 8)
-    return np.unpackbits(raw, axis=1, count=NUM_CARDS, bitorder="little")
 
 
 def _score_rows(game: SpadesGame) -> list[list[float]]:
@@ -538,7 +532,7 @@ class ObservationTracker:
         write per block for all observers."""
         game, n, vectors, off = self.game, self.game.num_players, self.vectors, self._offset
         self.flat[self._tables.deal_ones(game.dealer, game.current_player, int(game.phase))] = 1
-        hands = _unpack_hands(game.hands)
+        hands = masks_to_rows(game.hands)
         hand = off["hand"]
         vectors[:, hand:hand + NUM_CARDS] = hands if all(game.looked) else hands * np.array(game.looked)[:, None]
         if "other_hands" in off:

@@ -193,7 +193,7 @@ def _replace_one(game: SpadesGame, queue: list[tuple[int, int]]) -> None:
 # ---------------------------------------------------------------- four players
 
 
-def _exchanges(view: PlayerView) -> list[tuple[int, int]]:
+def exchanges(view: PlayerView) -> list[tuple[int, int]]:
     """The Blind Nil exchanges ``(bidder, partner)`` in the engine's queue order (bidding order)."""
     if view.phase == Phase.BID or not view.config.blind_nil_exchange:
         return []
@@ -231,7 +231,7 @@ def _four_player_passes(view: PlayerView, held: list[int]) -> list[tuple[int, in
     them, the others' any card the receiver holds (any such card explains the deal)."""
     passes: list[tuple[int, int, int]] = []
     seat = view.seat
-    for bidder, partner in _exchanges(view):
+    for bidder, partner in exchanges(view):
         steps = [(partner, bidder)] * 3 + [(bidder, partner)] * 3
         if seat in (bidder, partner):
             cards = iter(list(view.passed) + list(view.received) if seat == partner

@@ -25,10 +25,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from spades_env.cards import NUM_CARDS, mask_of
+from spades_env.cards import NUM_CARDS, mask_of, masks_to_rows
 from spades_env.game import SpadesGame
 from spades_env.observations import encode, layout, observation_size
-from spades_env.rebuild import game_from_view
+from spades_env.rebuild import exchanges, game_from_view
 from spades_env.solver.position import legal_plays
 from spades_env.view import PlayerView
 
@@ -54,10 +54,8 @@ class PlayEvidence:
 
 
 def exchange_seats(view: PlayerView) -> set[int]:
-    """The seats of a Blind Nil exchange in this hand (bidder and partner)."""
-    if not view.config.blind_nil_exchange or view.num_players != 4:
-        return set()
-    return {q for p in range(4) if view.blind[p] and not view.blind[(p + 2) % 4] for q in (p, (p + 2) % 4)}
+    """The seats of a Blind Nil exchange in this hand (bidder and partner; four players, after the bids)."""
+    return {seat for pair in exchanges(view) for seat in pair} if view.num_players == 4 else set()
 
 
 def play_evidence(view: PlayerView, seats: Sequence[int] | None = None) -> PlayEvidence:
@@ -81,12 +79,6 @@ def play_evidence(view: PlayerView, seats: Sequence[int] | None = None) -> PlayE
                     else np.zeros((0, observation_size(view.num_players)), np.float32))
     return PlayEvidence(np.array([r[1] for r in rows], np.int64), np.array([r[2] for r in rows], np.int64), later,
                         [r[3] for r in rows], [r[4] for r in rows], observations)
-
-
-def _unpack(masks: np.ndarray) -> np.ndarray:
-    """int64 card masks [N] -> bool [N, 52]."""
-    raw = masks.astype("<u8").view(np.uint8).reshape(-1, 8)
-    return np.unpackbits(raw, axis=1, count=NUM_CARDS, bitorder="little").astype(bool)
 
 
 @lru_cache(maxsize=4)
@@ -115,9 +107,10 @@ class PolicyLikelihood:
         total = np.zeros(worlds * plays)
         if len(rows):
             play = rows % plays
-            bits = _unpack(held[rows])
+            bits = masks_to_rows(held[rows]).view(bool)
             logits = self._logits(evidence.observations, play, bits)[:, :NUM_CARDS]  # a card play's logits
-            norm = logits.masked_fill(~torch.from_numpy(_unpack(legal[rows])), float("-inf")).logsumexp(1)
+            playable = torch.from_numpy(masks_to_rows(legal[rows]).view(bool))
+            norm = logits.masked_fill(~playable, float("-inf")).logsumexp(1)
             chosen = logits.gather(1, torch.from_numpy(evidence.cards[play])[:, None])[:, 0]
             total[rows] = (chosen - norm).double().numpy()
         return total.reshape(worlds, plays).sum(1)
