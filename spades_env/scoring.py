@@ -44,6 +44,12 @@ class SideScore(NamedTuple):
     def total(self) -> int:
         return self.contract + self.bags_taken + self.nil + self.bag_penalty
 
+    def priced(self, bag_cost: int) -> int:
+        """:attr:`total` less ``bag_cost`` points per bag carried out of the hand: what the hand is worth to a game
+        that goes on, where those bags come nearer the penalty (:func:`eventual_bag_cost` prices each at its share
+        of it)."""
+        return self.total - bag_cost * self.bags_after
+
     def to_dict(self) -> dict:
         return {**self._asdict(), "total": self.total}
 
@@ -63,6 +69,16 @@ class SideScores(NamedTuple):
     @property
     def total(self) -> Any:
         return self.contract + self.bags_taken + self.nil + self.bag_penalty
+
+    def priced(self, bag_cost: int) -> Any:
+        """:meth:`SideScore.priced` for every side."""
+        return self.total - bag_cost * self.bags_after
+
+
+def eventual_bag_cost(bag_limit: int = 10, bag_penalty: int = 100) -> float:
+    """The points a carried bag will cost a side that plays on long enough: its share of the penalty that every
+    ``bag_limit`` bags bring."""
+    return bag_penalty / bag_limit
 
 
 def score_side(

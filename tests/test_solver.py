@@ -81,12 +81,12 @@ def endings(rng: np.random.Generator, num_players: int, hands: int, most: int):
 
 
 def check_against_minimax(rng: np.random.Generator, num_players: int, hands: int, most: int,
-                          nil_only: bool = False) -> int:
+                          nil_only: bool = False, bag_cost: int = 0) -> int:
     count = 0
     for game in endings(rng, num_players, hands, most):
-        pos = position_of(game)
+        pos = position_of(game, bag_cost)
         value, moves = reference_solve(pos, nil_only)
-        sol = solve(game, nil_only=nil_only)
+        sol = solve_position(pos, nil_only=nil_only)
         assert (sol.value, sol.move_values) == (value, moves), pos
         assert sol.best_moves == sorted(c for c, v in moves.items() if v == value)
         count += 1
@@ -109,6 +109,24 @@ def test_nil_stakes_match_minimax():
     rng = np.random.default_rng(5)
     assert check_against_minimax(rng, 4, hands=100, most=4, nil_only=True) \
         + check_against_minimax(rng, 2, hands=100, most=4, nil_only=True) == 800
+
+
+def test_priced_bags_match_minimax():
+    rng = np.random.default_rng(15)
+    assert check_against_minimax(rng, 4, hands=100, most=3, bag_cost=10) \
+        + check_against_minimax(rng, 2, hands=100, most=4, bag_cost=25) == 700
+
+
+def test_priced_bags_can_give_a_trick_away():
+    """With every carried bag priced at its eventual cost, some endings are played otherwise: a side whose contract
+    is made gives the opponents a trick it would take for the point."""
+    rng = np.random.default_rng(16)
+    changed = 0
+    for game in endings(rng, 4, hands=60, most=3):
+        if len(game.legal_actions()) > 1:
+            free, priced = (solve_position(position_of(game, cost)) for cost in (0, 10))
+            changed += not set(free.best_moves) & set(priced.best_moves)
+    assert changed > 0
 
 
 def test_a_nil_bidder_may_take_a_trick_on_purpose():
@@ -350,7 +368,7 @@ def test_side_tables_are_the_scoring():
     rng = np.random.default_rng(7)
     for num_players in (2, 4):
         for game in endings(rng, num_players, hands=10, most=5):
-            pos = position_of(game)
+            pos = position_of(game, bag_cost=int(rng.integers(3)) * 5)
             tables = side_tables(pos)
             for side in (0, 1):
                 seats = pos.members(side)
@@ -359,7 +377,7 @@ def test_side_tables_are_the_scoring():
                         more = (a, b)[:len(seats)]
                         expected = score_side([pos.bids[s] for s in seats], [pos.blind[s] for s in seats],
                                               [pos.tricks[s] + m for s, m in zip(seats, more)], pos.bags[side],
-                                              pos.bag_limit, pos.bag_penalty).total
+                                              pos.bag_limit, pos.bag_penalty).priced(pos.bag_cost)
                         assert tables[side, a, b] == expected
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from spades_env.game import SpadesConfig
-from spades_env.scoring import POINTS_PER_REWARD, decide_winner
+from spades_env.scoring import POINTS_PER_REWARD, decide_winner, eventual_bag_cost
 
 RATES = {4: (51.0, 107.0), 2: (32.0, 67.0)}  # per hand: points per side, spread of the points difference
 SCORE_FLOOR = -100  # lowest drawn starting score
@@ -83,7 +83,7 @@ def draw_start(rng: np.random.Generator, config: SpadesConfig, share: float) -> 
 def win_chance(scores: Sequence[int], bags: Sequence[int], side: int, config: SpadesConfig) -> float:
     """The modelled chance that ``side`` wins a game standing at ``scores`` and ``bags`` (see the module)."""
     rate, spread = RATES[config.num_players]
-    bag_cost = config.bag_penalty / config.bag_limit
+    bag_cost = eventual_bag_cost(config.bag_limit, config.bag_penalty)
     lead = (scores[side] - scores[1 - side]) - bag_cost * (bags[side] - bags[1 - side])
     lead += blind_nil_catch_up(scores, side, config)
     hands_left = max(1.0, (config.target_score - max(scores)) / rate)

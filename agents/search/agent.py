@@ -17,7 +17,7 @@ from ..heuristic import HeuristicAgent
 from ..heuristic.params import V1, V2
 from ..heuristic.play import choose_card
 from .bidding import search_bid, search_blind_nil
-from .play import PlayBudget, check_nil_play, search_card, tricks_left
+from .play import PlayBudget, check_bag_cost, check_nil_play, search_card, tricks_left
 
 # Card play searches once this many tricks are left, by default: four players' 13-trick deals take the solver
 # seconds, two players' a millisecond or two (searching all 13 tricks there: +15.6 points per deal against the
@@ -53,7 +53,9 @@ class SearchAgent(BaseAgent):
       what the heuristic's exchange leaves them (:func:`.worlds.exchanged_worlds`);
       ``nil_play`` (0 by default): against a standing Nil, worlds in which its
       bidder holds no card its ducks so far rule out (1 or true), or holds one
-      with weight ``1 - nil_play`` (:func:`.worlds.ducked_worlds`).
+      with weight ``1 - nil_play`` (:func:`.worlds.ducked_worlds`). ``bag_cost``
+      (0 by default): in a game to a target, each bag a side carries out of
+      the hand counts that many points against it in the solved values.
     - **Bids, Nil included**: by play-outs (:mod:`.bidding`): over ``bid_worlds``
       deals consistent with the view (two players: the opponent's hand drawn as
       the heuristic draws), each played to the end by the heuristic,
@@ -90,7 +92,8 @@ class SearchAgent(BaseAgent):
     def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, max_tricks: int | None = None,
                  bid_worlds: int = 24, blind_worlds: int = 24, timings: str | None = None,
                  nil_tricks: int = 0, nil_risk: float | None = None, bid_sigma: float | None = None,
-                 exchange_fit: bool = False, nil_play: float = 0.0, base: str = "heuristic-v1") -> None:
+                 exchange_fit: bool = False, nil_play: float = 0.0, base: str = "heuristic-v1",
+                 bag_cost: int = 0) -> None:
         if worlds < 0 or ms < 0 or nil_tricks < 0:
             raise ValueError(f"worlds, ms and nil_tricks must be >= 0, got worlds={worlds!r}, ms={ms!r}, "
                              f"nil_tricks={nil_tricks!r}")
@@ -105,7 +108,8 @@ class SearchAgent(BaseAgent):
                                       nil_tricks=int(nil_tricks),
                                       nil_risk=None if nil_risk is None else float(nil_risk),
                                       bid_sigma=None if bid_sigma is None else float(bid_sigma),
-                                      exchange_fit=bool(exchange_fit), nil_play=float(nil_play))
+                                      exchange_fit=bool(exchange_fit), nil_play=float(nil_play),
+                                      bag_cost=check_bag_cost(bag_cost))
                         for n in MAX_TRICKS}
         self.bid_worlds = int(bid_worlds)
         self.blind_worlds = int(blind_worlds)

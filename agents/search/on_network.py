@@ -39,11 +39,11 @@ class NetworkSearchAgent(BaseAgent):
 
     def __init__(self, worlds: int = 24, ms: float = 250.0, seed: int | None = None, nil_play: float = 0.0,
                  nil_risk: float | None = None, nil_discards: bool = False, nil_fit: bool = False, infer: int = 0,
-                 infer_tau: float = 1.0) -> None:
+                 infer_tau: float = 1.0, bag_cost: int = 0) -> None:
         self.four = EndgameAgent(NETWORK, tricks=SEARCHED_TRICKS, worlds=worlds, ms=ms, nil_play=nil_play,
                                  nil_risk=nil_risk, nil_discards=nil_discards, nil_fit=nil_fit, infer=infer,
-                                 infer_tau=infer_tau, seed=seed)
-        self.two = SearchAgent(worlds=worlds, ms=ms, seed=seed)
+                                 infer_tau=infer_tau, bag_cost=bag_cost, seed=seed)
+        self.two = SearchAgent(worlds=worlds, ms=ms, seed=seed, bag_cost=bag_cost)
         self.observation_kind = observation_kind(self.four) or "default"  # what the network reads
         self.playing: BaseAgent = self.four
 
@@ -67,18 +67,19 @@ class NetworkSearchAgent(BaseAgent):
 
 def search_v3(seed: int | None = None, worlds: int = 24, ms: float = 250.0, nil_play: float = 0.0,
               nil_risk: float | None = None, nil_discards: bool = False, nil_fit: bool = False, infer: int = 0,
-              infer_tau: float = 1.0) -> NetworkSearchAgent:
+              infer_tau: float = 1.0, bag_cost: int = 0) -> NetworkSearchAgent:
     """Registry factory for ``search-v3`` (``search-v3:worlds=32,ms=400``; with ``nil_play=true,nil_risk=1.05`` it plays
     as ``search-v4``)."""
     return NetworkSearchAgent(worlds=worlds, ms=ms, seed=seed, nil_play=nil_play, nil_risk=nil_risk,
-                              nil_discards=nil_discards, nil_fit=nil_fit, infer=infer, infer_tau=infer_tau)
+                              nil_discards=nil_discards, nil_fit=nil_fit, infer=infer, infer_tau=infer_tau,
+                              bag_cost=bag_cost)
 
 
 def search_v4(seed: int | None = None, worlds: int = 24, ms: float = 250.0, nil_play: float = 1.0,
               nil_risk: float | None = 1.05, nil_discards: bool = False, nil_fit: bool = False, infer: int = 0,
-              infer_tau: float = 1.0) -> NetworkSearchAgent:
+              infer_tau: float = 1.0, bag_cost: int = 0) -> NetworkSearchAgent:
     """Registry factory for ``search-v4``: ``search-v3`` whose worlds read an opposing Nil bidder's hand, a dealt hand
     the heuristic bids Nil with (``nil_risk=1.05``) holding none of the cards its ducks rule out (``nil_play``):
     ``search-v3:nil_play=true,nil_risk=1.05``, which led ``search-v3`` on house-rule single hands and was not behind
     it in any cell of its second evaluation (docs/results/search_v4/). Two players: ``search-v1``, as ``search-v3``."""
-    return search_v3(seed, worlds, ms, nil_play, nil_risk, nil_discards, nil_fit, infer, infer_tau)
+    return search_v3(seed, worlds, ms, nil_play, nil_risk, nil_discards, nil_fit, infer, infer_tau, bag_cost)

@@ -59,6 +59,10 @@ class PlayBudget:
     # likely; 0: any); infer <= 1: every world drawn is solved
     infer: int = 0
     infer_tau: float = 1.0
+    # in a game that goes on (not a single hand): each bag a side carries out of the hand counted this many points
+    # against it (solver.Position's bag_cost; scoring.eventual_bag_cost is its share of the penalty, 10 by the
+    # default rules); 0: the hand's points alone
+    bag_cost: int = 0
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -71,6 +75,15 @@ class PlayChoice:
     solved: int  # worlds solved (0: the heuristic's card)
     nodes: int
     means: dict[int, float]  # mean value per legal card over the solved worlds (empty without search)
+
+
+def check_bag_cost(bag_cost: object) -> int:
+    """``bag_cost`` as whole points of 0 or more, or a ValueError that says so."""
+    if isinstance(bag_cost, bool) or not isinstance(bag_cost, int | float) or bag_cost != int(bag_cost) \
+            or bag_cost < 0:
+        raise ValueError(f"bag_cost is the whole points a carried bag counts against its side, 0 or more (10: the "
+                         f"default rules' eventual cost), got {bag_cost!r}")
+    return int(bag_cost)
 
 
 def check_nil_play(nil_play: float, nil_discards: bool = False, nil_fit: bool = False) -> None:
@@ -129,7 +142,8 @@ def solve_worlds(view: PlayerView, worlds: Iterable[SpadesGame], budget: PlayBud
         if allowed <= 0:
             break
         if solver is None:
-            solver = WorldSolver(position_of(world), nil_only)
+            bag_cost = 0 if world.config.single_hand else budget.bag_cost  # a single hand's bags go nowhere
+            solver = WorldSolver(position_of(world, bag_cost), nil_only)
         try:
             solution = solver.solve(world.hands, max_nodes=allowed)
         except NodeLimitReached:

@@ -31,7 +31,10 @@ class Position:
     the cards of the current trick as ``(seat, card)`` in play order,
     ``leader`` the seat that leads (led) it. ``tricks``, ``bids`` and
     ``blind`` are per seat (a bid of 0 is Nil, Blind Nil when ``blind``);
-    ``bags`` are the bags each side carried into the hand.
+    ``bags`` are the bags each side carried into the hand. ``bag_cost``
+    (0: the hand's points alone) counts each bag a side carries out of the
+    hand that many points against it (:meth:`~spades_env.scoring.SideScore.priced`):
+    a game that goes on, where a searcher may prefer to give a trick away.
     """
 
     num_players: int
@@ -45,6 +48,7 @@ class Position:
     bags: tuple[int, int]
     bag_limit: int = 10
     bag_penalty: int = 100
+    bag_cost: int = 0
 
     @property
     def to_move(self) -> int:
@@ -77,8 +81,8 @@ def legal_plays(hand: int, trick: tuple[tuple[int, int], ...], spades_broken: bo
     return (hand & ~SPADE_MASK) or hand
 
 
-def position_of(game: SpadesGame) -> Position:
-    """The position of ``game``, which must be in its card-play phase."""
+def position_of(game: SpadesGame, bag_cost: int = 0) -> Position:
+    """The position of ``game``, which must be in its card-play phase (``bag_cost``: see :class:`Position`)."""
     if game.phase != Phase.PLAY:
         raise ValueError(f"the solver needs a game in the card-play phase, not {game.phase.name}")
     cfg = game.config
@@ -95,6 +99,7 @@ def position_of(game: SpadesGame) -> Position:
         bags=(int(game.bags[0]), int(game.bags[1])),
         bag_limit=cfg.bag_limit,
         bag_penalty=cfg.bag_penalty,
+        bag_cost=bag_cost,
     )
 
 
@@ -103,6 +108,8 @@ def check_position(pos: Position) -> None:
     n = pos.num_players
     if n not in (2, 4) or len(pos.hands) != n or len(pos.tricks) != n or len(pos.bids) != n:
         raise ValueError(f"a position has 2 or 4 seats with a hand, a trick count and a bid each: {pos!r}")
+    if pos.bag_cost < 0:
+        raise ValueError(f"bag_cost is the points a carried bag costs, 0 or more: {pos.bag_cost!r}")
     if len(pos.trick) >= n or not 0 <= pos.leader < n:
         raise ValueError(f"the current trick holds fewer cards than seats and a leader in 0..{n - 1}: {pos!r}")
     seats = [(pos.leader + k) % n for k in range(len(pos.trick))]
@@ -123,7 +130,7 @@ def check_position(pos: Position) -> None:
 
 @functools.lru_cache(maxsize=4096)
 def _side_table(bids: tuple[int, ...], blind: tuple[bool, ...], tricks: tuple[int, ...], bags: int,
-                bag_limit: int, bag_penalty: int, left: int) -> np.ndarray:
+                bag_limit: int, bag_penalty: int, bag_cost: int, left: int) -> np.ndarray:
     extra = np.arange(left + 1)
     if len(bids) == 1:
         more = extra[:, None]
@@ -131,14 +138,15 @@ def _side_table(bids: tuple[int, ...], blind: tuple[bool, ...], tricks: tuple[in
         more = np.stack(np.broadcast_arrays(extra[:, None], extra[None, :]), axis=-1)
     score = score_sides(np.asarray(bids), np.asarray(blind), np.asarray(tricks) + more, np.asarray(bags),
                         bag_limit, bag_penalty)
-    total = score.total.astype(np.int32)
+    total = score.priced(bag_cost).astype(np.int32)
     table = total if len(bids) == 2 else np.pad(total[:, None], ((0, 0), (0, left)))
     table.setflags(write=False)
     return table
 
 
 def side_tables(pos: Position) -> np.ndarray:
-    """``table[side, a, b]``: the hand points of ``side`` when its members take ``a`` and ``b`` more tricks.
+    """``table[side, a, b]``: the hand points of ``side`` when its members take ``a`` and ``b`` more tricks (its
+    carried bags priced at ``pos.bag_cost`` each).
 
     Entries with ``a + b`` above the tricks left are never read. In the
     two-player game a side is one seat and ``b`` is always 0.
@@ -149,7 +157,7 @@ def side_tables(pos: Position) -> np.ndarray:
         seats = pos.members(side)
         table = _side_table(tuple(pos.bids[s] for s in seats), tuple(pos.blind[s] for s in seats),
                             tuple(pos.tricks[s] for s in seats), pos.bags[side], pos.bag_limit, pos.bag_penalty,
-                            left)
+                            pos.bag_cost, left)
         out[side, :left + 1, :left + 1] = table
     return out
 

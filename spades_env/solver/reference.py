@@ -22,7 +22,8 @@ class _Minimax:
         self.memo: dict[tuple, int] = {}
 
     def leaf(self, tricks: tuple[int, ...]) -> int:
-        """Side 0's hand points minus side 1's (with ``nil_only``: its Nil stakes minus side 1's)."""
+        """Side 0's hand points minus side 1's, carried bags priced at ``bag_cost`` (with ``nil_only``: its Nil stakes
+        minus side 1's)."""
         pos = self.pos
         if self.nil_only:
             stakes = 0
@@ -36,7 +37,7 @@ class _Minimax:
             seats = pos.members(side)
             totals.append(score_side([pos.bids[s] for s in seats], [pos.blind[s] for s in seats],
                                      [tricks[s] for s in seats], pos.bags[side], pos.bag_limit,
-                                     pos.bag_penalty).total)
+                                     pos.bag_penalty).priced(pos.bag_cost))
         return totals[0] - totals[1]
 
     def child(self, state: tuple, card: int) -> tuple:

@@ -3,10 +3,11 @@
     python docs/results/nil_play/paired.py results/nil_play/heuristic-v2_house_single \
         results/nil_play/base_heuristic-v2_house_single [OPPONENT]
 
-Each folder is a single-hand duplicate tournament of an agent against the same opponent (OPPONENT, by default
-heuristic-v2) at the same seed, so board k deals the same cards in both. A board's figure is the mean, over its two
-games, of the agent's side's points minus the opponent's (the tournament's points per deal); the difference of the
-two agents' board figures, board by board, is the option's effect, given with its 95% interval (normal, over the
+Each folder is a duplicate tournament of an agent against the same opponent (OPPONENT, by default heuristic-v2) at
+the same seed, so board k deals the same cards in both (in games to 500, its first hand's; the later hands' too while
+the games last as long). A board's figure is the agent's side's points minus the opponent's over its two games, per
+hand played (the tournament's points per deal; single hands: the mean of the two games); the difference of the two
+agents' board figures, board by board, is the option's effect, given with its 95% interval (normal, over the
 boards).
 """
 
@@ -18,14 +19,15 @@ from pathlib import Path
 
 
 def boards(folder: Path, opponent: str) -> dict[int, tuple[frozenset[int], float]]:
-    """Board -> (its games' deal seeds, the agent's points minus the opponent's, the mean of its two games)."""
-    diffs, seeds = defaultdict(list), {}
+    """Board -> (its games' deal seeds, the agent's points minus the opponent's per hand over its two games)."""
+    diffs, hands, seeds = defaultdict(int), defaultdict(int), {}
     for line in (folder / "games.jsonl").open():
         game = json.loads(line)
         side = 1 - game["sides"].index(opponent)
-        diffs[game["board"]].append(game["scores"][side] - game["scores"][1 - side])
+        diffs[game["board"]] += game["scores"][side] - game["scores"][1 - side]
+        hands[game["board"]] += len(game["hands"])
         seeds.setdefault(game["board"], set()).add(game["seed"])
-    return {b: (frozenset(seeds[b]), sum(d) / len(d)) for b, d in diffs.items()}
+    return {b: (frozenset(seeds[b]), diffs[b] / hands[b]) for b in diffs}
 
 
 def main() -> None:
