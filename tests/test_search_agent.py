@@ -450,3 +450,25 @@ def test_the_evaluations_run_the_tournament_with_the_given_settings_and_workers(
     assert args[args.index("--agents") + 2] == "ppo"
     assert [args[args.index(flag) + 1] for flag in ("--games", "--seed", "--workers")] == ["1000", "31337", "2"]
     assert "--single-hand" in args
+
+
+def test_bag_cost_prices_the_bags_of_games_only():
+    """``bag_cost`` reaches the solved values in a game to a target and changes nothing in a single hand, whose bags
+    go nowhere."""
+    budget = PlayBudget(worlds=4, nodes=50_000)
+    priced = replace(budget, bag_cost=10)
+
+    def means(view, b):
+        return search_card(view, HeuristicAgent().act(None, None, view), b, np.random.default_rng(0)).means
+
+    assert sum(means(view, budget) != means(view, priced) for _, view in _search_positions(4)) >= 3
+    bot, single = HeuristicAgent(), 0
+    for seed in range(3):
+        game = SpadesGame(num_players=4, single_hand=True)
+        game.reset(seed=seed, bags=[8, 9])
+        while game.phase != Phase.PLAY or 13 - len(game.completed_tricks) > 4:
+            game.apply(ask(bot, game, None))
+        view = player_view(game, game.current_player)
+        assert means(view, budget) == means(view, priced) != {}
+        single += 1
+    assert single == 3
