@@ -80,10 +80,10 @@ PARTS: dict[str, tuple[str, Callable[[], None]]] = {
 
 def parts_for(specs: Iterable[str]) -> list[str]:
     """The parts the agents named by ``specs`` use: the heuristic always (the default partner and opponents),
-    the solver for ``search`` agents, the PPO features for ``ppo`` agents and for ``search-v3`` and ``search-v4``
+    the solver for ``search`` agents, the PPO features for ``ppo`` agents and for ``search-v3`` to ``search-v5``
     (which search on the four-player network)."""
     text = " ".join(versioned_name(spec) for spec in specs)  # an alias read as the version it stands for
-    on_network = "ppo" in text or "search-v3" in text or "search-v4" in text
+    on_network = "ppo" in text or any(f"search-v{v}" in text for v in (3, 4, 5))
     return ["heuristic"] + ["solver"] * ("search" in text) + ["ppo"] * on_network
 
 

@@ -1,5 +1,5 @@
 """search-v3 plays four players as the network with its last nine tricks searched, two players as search-v1; search-v4
-reads an opposing Nil bidder's hand on top."""
+reads an opposing Nil bidder's hand on top, search-v5 prices carried bags on top of that."""
 
 import pytest
 
@@ -10,9 +10,11 @@ from spades_env.game import SpadesConfig
 BUDGET = "worlds=4,ms=20"  # small, so that a hand takes a second; the agents' defaults are 24 and 250
 
 
-def _plays(spec: str, num_players: int, seed: int) -> list:
+def _plays(spec: str, num_players: int, seed: int, single_hand: bool = True) -> list:
+    """The actions of a hand: a single hand, or (``single_hand=False``) the first of a game, whose bags carry."""
+    config = SpadesConfig(num_players=num_players, single_hand=single_hand, max_hands=50 if single_hand else 1)
     game = play_game([make_agent(spec) for _ in range(num_players)], seed=seed, agent_seeds=list(range(num_players)),
-                     config=SpadesConfig(num_players=num_players, single_hand=True))
+                     config=config)
     return game.hand_records[-1]["actions"]
 
 
@@ -42,12 +44,26 @@ def test_search_v3_takes_the_nil_bidders_inference_options():
 
 
 def test_search_v4_is_search_v3_with_the_nil_bidders_hand_read():
-    """``search-v4`` plays as the spec its evaluation measured (docs/results/search_v4/), and ``search`` names it."""
+    """``search-v4`` plays as the spec its evaluation measured (docs/results/search_v4/)."""
     same = f"endgame:ppo-v3:tricks=9,{BUDGET},nil_risk=1.05,nil_play=true"
     assert _plays(f"search-v4:{BUDGET}", 4, seed=12) == _plays(same, 4, seed=12)
     assert _plays(f"search-v4:{BUDGET}", 2, seed=11) == _plays(f"search-v1:{BUDGET}", 2, seed=11)
+    budget = make_agent("search-v4").four.budget
+    assert (budget.nil_risk, budget.nil_play, budget.worlds, budget.nodes, budget.bag_cost) == (1.05, 1.0, 24,
+                                                                                                250_000, 0)
+
+
+def test_search_v5_is_search_v4_with_bags_priced_in_games():
+    """``search-v5`` plays as the spec its evaluation measured (docs/results/bags/), two players as ``search-v1``,
+    and ``search`` names it."""
+    same = f"endgame:ppo-v3:tricks=9,{BUDGET},nil_risk=1.05,nil_play=true,bag_cost=10"
+    assert _plays(f"search-v5:{BUDGET}", 4, seed=12, single_hand=False) \
+        == _plays(same, 4, seed=12, single_hand=False)
+    assert _plays(f"search-v5:{BUDGET}", 2, seed=11, single_hand=False) \
+        == _plays(f"search-v1:{BUDGET}", 2, seed=11, single_hand=False)
     budget = make_agent("search").four.budget
-    assert (budget.nil_risk, budget.nil_play, budget.worlds, budget.nodes) == (1.05, 1.0, 24, 250_000)
+    assert (budget.nil_risk, budget.nil_play, budget.worlds, budget.nodes, budget.bag_cost) == (1.05, 1.0, 24,
+                                                                                                250_000, 10)
 
 
 def test_the_nil_bidders_readings_need_nil_play():

@@ -1,4 +1,4 @@
-"""``search-v3`` and ``search-v4``: the search's card play on the shipped four-player network.
+"""``search-v3``, ``search-v4`` and ``search-v5``: the search's card play on the shipped four-player network.
 
 Four players: every bid, the Blind Nil exchange and the first four tricks are ``ppo-v3``'s; the last nine
 tricks are searched as ``search-v1`` searches them (perfect-information Monte Carlo over ``worlds`` sampled
@@ -8,7 +8,10 @@ at seeds planned before the games (docs/results/search_on_ppo/). ``search-v1``'s
 heuristic's; the network's are better, and the search behind both is the same.
 
 ``search-v4`` is ``search-v3`` whose worlds read an opposing Nil bidder's hand (``nil_play=true,nil_risk=1.05``):
-the bidder's Nil fits its dealt hand and its ducks rule cards out (:func:`.worlds.fitted_worlds`).
+the bidder's Nil fits its dealt hand and its ducks rule cards out (:func:`.worlds.fitted_worlds`). ``search-v5`` is
+``search-v4`` that, in a game to a target, counts each bag a side carries out of the hand 10 points against it
+(``bag_cost=10``, every bag at its share of the penalty): it gives tricks away where ``search-v4`` took them for a
+point.
 
 Two players: ``search-v1``'s play, unchanged (it searches every trick of the two-player game already).
 """
@@ -30,9 +33,10 @@ SEARCHED_TRICKS = 9  # search-v1's own point from which the hand's points are se
 
 class NetworkSearchAgent(BaseAgent):
     """Four players: ``NETWORK`` with its last ``SEARCHED_TRICKS`` tricks searched; two players: ``search-v1``.
-    ``worlds`` and ``ms`` are the search's budget in both; ``nil_play``, the four-player worlds against a standing
-    Nil (:func:`.worlds.ducked_worlds`), and ``nil_risk``, worlds that fit an opposing Nil bid
-    (:func:`.worlds.fitted_worlds`)."""
+    ``worlds`` and ``ms`` are the search's budget in both; four players only: ``nil_play``, the worlds against a
+    standing Nil (:func:`.worlds.ducked_worlds`), ``nil_risk``, worlds that fit an opposing Nil bid
+    (:func:`.worlds.fitted_worlds`), ``infer``, and ``bag_cost``, the points each carried bag counts against its side
+    in a game to a target (:class:`.play.PlayBudget`)."""
 
     needs_view = True
     needs_infostate = True
@@ -43,7 +47,7 @@ class NetworkSearchAgent(BaseAgent):
         self.four = EndgameAgent(NETWORK, tricks=SEARCHED_TRICKS, worlds=worlds, ms=ms, nil_play=nil_play,
                                  nil_risk=nil_risk, nil_discards=nil_discards, nil_fit=nil_fit, infer=infer,
                                  infer_tau=infer_tau, bag_cost=bag_cost, seed=seed)
-        self.two = SearchAgent(worlds=worlds, ms=ms, seed=seed, bag_cost=bag_cost)
+        self.two = SearchAgent(worlds=worlds, ms=ms, seed=seed)  # every version's two-player play: search-v1's
         self.observation_kind = observation_kind(self.four) or "default"  # what the network reads
         self.playing: BaseAgent = self.four
 
@@ -82,4 +86,13 @@ def search_v4(seed: int | None = None, worlds: int = 24, ms: float = 250.0, nil_
     the heuristic bids Nil with (``nil_risk=1.05``) holding none of the cards its ducks rule out (``nil_play``):
     ``search-v3:nil_play=true,nil_risk=1.05``, which led ``search-v3`` on house-rule single hands and was not behind
     it in any cell of its second evaluation (docs/results/search_v4/). Two players: ``search-v1``, as ``search-v3``."""
+    return search_v3(seed, worlds, ms, nil_play, nil_risk, nil_discards, nil_fit, infer, infer_tau, bag_cost)
+
+
+def search_v5(seed: int | None = None, worlds: int = 24, ms: float = 250.0, nil_play: float = 1.0,
+              nil_risk: float | None = 1.05, nil_discards: bool = False, nil_fit: bool = False, infer: int = 0,
+              infer_tau: float = 1.0, bag_cost: int = 10) -> NetworkSearchAgent:
+    """Registry factory for ``search-v5``: ``search-v4:bag_cost=10``, which led ``search-v4`` by +2.5 a deal in
+    house-rule games to 500 against ``heuristic-v2`` (docs/results/bags/); in a single hand it plays as ``search-v4``.
+    Two players: ``search-v1``, as ``search-v3``."""
     return search_v3(seed, worlds, ms, nil_play, nil_risk, nil_discards, nil_fit, infer, infer_tau, bag_cost)
