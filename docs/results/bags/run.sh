@@ -6,22 +6,21 @@
 # Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
 out=${OUT:-results/bags}
-cell() {  # bag_cost, seed, rules, games, name[, agent: search-v4 by default]
+cell() {  # agent, seed, rules, games, name
     [ -f "$out/$5/summary.md" ] && return 0
     rm -rf "${out:?}/$5"
-    spades tournament --workers 2 --agents "${6:-search-v4}:bag_cost=$1" heuristic-v2 --rules "$3" --games "$4" \
-        --seed "$2" --out "$out/$5"
+    spades tournament --workers 2 --agents "$1" heuristic-v2 --rules "$3" --games "$4" --seed "$2" --out "$out/$5"
 }
 case $1 in
-    tune) cell "$2" 47702 house 400 "tune_$2" ;;
+    tune) cell "search-v4:bag_cost=$2" 47702 house 400 "tune_$2" ;;
     confirm)
         for n in "$2" 0; do
-            cell "$n" 47703 house 800 "house_$n"
-            cell "$n" 47704 default 400 "default_$n"
+            cell "search-v4:bag_cost=$n" 47703 house 800 "house_$n"
+            cell "search-v4:bag_cost=$n" 47704 default 400 "default_$n"
         done ;;
     hybrid)
         for n in 10 0; do
-            cell "$n" 47705 house 800 "hybrid_house_$n" endgame:ppo-v3:tricks=3
-            cell "$n" 47706 default 400 "hybrid_default_$n" endgame:ppo-v3:tricks=3
+            cell "endgame:ppo-v3:tricks=3,bag_cost=$n" 47705 house 800 "hybrid_house_$n"
+            cell "endgame:ppo-v3:tricks=3,bag_cost=$n" 47706 default 400 "hybrid_default_$n"
         done ;;
 esac
