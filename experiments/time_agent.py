@@ -1,4 +1,4 @@
-"""CPU milliseconds per decision of any registry agent, on one thread, over single-hand games.
+"""CPU milliseconds per decision of any registry agent, on one thread, over single-hand games (or games to 500).
 
 The agent plays seat 0 (and its partner's seat in the four-player game)
 against the heuristic, hands dealt from seeds ``--seed``, ``--seed + 1``, ...
@@ -8,10 +8,12 @@ torch on one thread (a forced move, the only legal one, is played without
 asking, as in a tournament). Issue 14's goal for a distilled network is under 1 ms. ``--phases`` splits
 the time by the decision's phase, card plays by tricks left (an agent that reads no view: one row).
 ``--rules`` picks the preset: under ``house`` the heuristic bids Nil where under the game's rules it bids
-Blind Nil, so an agent's work against a Nil is timed there::
+Blind Nil, so an agent's work against a Nil is timed there. ``--to-500`` times whole games to the target, where
+bags carry from hand to hand (what ``bag_cost`` prices)::
 
     python -m spades_env.experiments.time_agent ppo-2p --num-players 2
     python -m spades_env.experiments.time_agent search --games 50 --phases --rules house
+    python -m spades_env.experiments.time_agent search --games 10 --rules house --to-500
 """
 
 from __future__ import annotations
@@ -60,10 +62,12 @@ def phase_of(view: PlayerView | None) -> str:
 
 
 def time_agent(spec: str, num_players: int, games: int, seed: int,
-               phases: dict[str, list[float]] | None = None, rules: str = "default") -> tuple[int, float]:
-    """(decisions, CPU ms per decision) of ``spec`` over ``games`` single hands under the preset ``rules`` (forced
-    moves are not asked); ``phases``, when given, is filled with [decisions, seconds] by :func:`phase_of`."""
-    config = SpadesConfig.from_preset(rules, num_players=num_players, single_hand=True)
+               phases: dict[str, list[float]] | None = None, rules: str = "default",
+               single_hand: bool = True) -> tuple[int, float]:
+    """(decisions, CPU ms per decision) of ``spec`` over ``games`` single hands (``single_hand=False``: games to the
+    target) under the preset ``rules`` (forced moves are not asked); ``phases``, when given, is filled with
+    [decisions, seconds] by :func:`phase_of`."""
+    config = SpadesConfig.from_preset(rules, num_players=num_players, single_hand=single_hand)
     rows: defaultdict[str, list[float]] = defaultdict(lambda: [0, 0.0])  # both of the agent's seats
     timed = [Timed(make_agent(spec), rows) for _ in range(num_players // 2)]
     seats = [seat for agent in timed for seat in (agent, make_agent("heuristic"))]
@@ -85,16 +89,19 @@ def main(argv: list[str] | None = None) -> None:
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("agent", help="a registry agent spec, e.g. ppo-2p or search:worlds=8")
     parser.add_argument("--num-players", type=int, choices=(4, 2), default=4, help="the variant")
-    parser.add_argument("--games", type=int, default=200, help="single-hand games to time")
+    parser.add_argument("--games", type=int, default=200, help="games to time (single hands unless --to-500)")
     parser.add_argument("--seed", type=int, default=10_000, help="the first game's deal seed")
     parser.add_argument("--phases", action="store_true", help="also the time by phase and tricks left")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="default", help="the rule preset")
+    parser.add_argument("--to-500", action="store_true", help="games to the target, not single hands")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     phases: dict[str, list[float]] = {}
-    decisions, ms = time_agent(args.agent, args.num_players, args.games, args.seed, phases, args.rules)
+    decisions, ms = time_agent(args.agent, args.num_players, args.games, args.seed, phases, args.rules,
+                               single_hand=not args.to_500)
+    games = "games to 500" if args.to_500 else "single hands"
     print(f"{args.agent}: {decisions} decisions, {ms:.3f} CPU ms per decision "
-          f"({args.num_players} players, {args.rules} rules, one thread)")
+          f"({args.num_players} players, {args.rules} rules, {games}, one thread)")
     if args.phases:
         print("| decision | decisions | CPU ms per decision |")
         print("|---|---:|---:|")

@@ -92,3 +92,13 @@ def test_time_agent_splits_the_time_by_phase_and_tricks_left(capsys):
     assert "blind" not in house  # the house rule offers Blind Nil only 100 behind: single hands start level
     time_agent.main(["random", "--games", "1", "--phases"])
     assert "| any (no view) |" in capsys.readouterr().out  # random reads no view: its time in one row
+
+
+def test_time_agent_times_games_to_500(capsys):
+    from spades_env.experiments import time_agent
+
+    single, _ = time_agent.time_agent("random", 4, games=2, seed=0)
+    whole, _ = time_agent.time_agent("random", 4, games=2, seed=0, single_hand=False)
+    assert whole > 2 * single  # a game to 500 is several hands
+    time_agent.main(["random", "--games", "1", "--to-500"])
+    assert "games to 500" in capsys.readouterr().out
