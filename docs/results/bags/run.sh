@@ -3,6 +3,7 @@
 #   bash run.sh tune N           # tuning cell, seed 47702, house rule, 400 games
 #   bash run.sh confirm N        # confirmation cells for N (and for 0): 47703 house 800 games, 47704 default 400
 #   bash run.sh hybrid           # addendum 1: endgame:ppo-v3:tricks=3 with and without bag_cost=10, 47705-47706
+#   bash run.sh hybrid4          # addendum 2: endgame:ppo-v3:tricks=4 with and without bag_cost=10, 47707-47708
 # Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
 out=${OUT:-results/bags}
@@ -22,5 +23,10 @@ case $1 in
         for n in 10 0; do
             cell "endgame:ppo-v3:tricks=3,bag_cost=$n" 47705 house 800 "hybrid_house_$n"
             cell "endgame:ppo-v3:tricks=3,bag_cost=$n" 47706 default 400 "hybrid_default_$n"
+        done ;;
+    hybrid4)
+        for n in 10 0; do
+            cell "endgame:ppo-v3:tricks=4,bag_cost=$n" 47707 house 800 "hybrid4_house_$n"
+            cell "endgame:ppo-v3:tricks=4,bag_cost=$n" 47708 default 400 "hybrid4_default_$n"
         done ;;
 esac
