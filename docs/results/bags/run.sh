@@ -4,13 +4,16 @@
 #   bash run.sh confirm N        # confirmation cells for N (and for 0): 47703 house 800 games, 47704 default 400
 #   bash run.sh hybrid           # addendum 1: endgame:ppo-v3:tricks=3 with and without bag_cost=10, 47705-47706
 #   bash run.sh hybrid4          # addendum 2: endgame:ppo-v3:tricks=4 with and without bag_cost=10, 47707-47708
+#   bash run.sh tuneK K          # addendum 3: endgame:ppo-v3:tricks=K,bag_cost=10 at 47707 (house games, 800)
+#   bash run.sh hybridK K        # addendum 3: its four cells at 47709-47712 (issue 47's sizes)
 # Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
 out=${OUT:-results/bags}
-cell() {  # agent, seed, rules, games, name
+cell() {  # agent, seed, rules, games, name[, more tournament options]
     [ -f "$out/$5/summary.md" ] && return 0
     rm -rf "${out:?}/$5"
-    spades tournament --workers 2 --agents "$1" heuristic-v2 --rules "$3" --games "$4" --seed "$2" --out "$out/$5"
+    spades tournament --workers 2 --agents "$1" heuristic-v2 --rules "$3" --games "$4" --seed "$2" --out "$out/$5" \
+        "${@:6}"
 }
 case $1 in
     tune) cell "search-v4:bag_cost=$2" 47702 house 400 "tune_$2" ;;
@@ -29,4 +32,11 @@ case $1 in
             cell "endgame:ppo-v3:tricks=4,bag_cost=$n" 47707 house 800 "hybrid4_house_$n"
             cell "endgame:ppo-v3:tricks=4,bag_cost=$n" 47708 default 400 "hybrid4_default_$n"
         done ;;
+    tuneK) cell "endgame:ppo-v3:tricks=$2,bag_cost=10" 47707 house 800 "hybrid${2}_house_10" ;;
+    hybridK)
+        a="endgame:ppo-v3:tricks=$2,bag_cost=10"
+        cell "$a" 47709 house 4000 "K${2}_house_single" --single-hand
+        cell "$a" 47710 house 400 "K${2}_house_games"
+        cell "$a" 47711 default 4000 "K${2}_default_single" --single-hand
+        cell "$a" 47712 default 400 "K${2}_default_games" ;;
 esac
