@@ -6,14 +6,15 @@
 #   bash run.sh hybrid4          # addendum 2: endgame:ppo-v3:tricks=4 with and without bag_cost=10, 47707-47708
 #   bash run.sh tuneK K          # addendum 3: endgame:ppo-v3:tricks=K,bag_cost=10 at 47707 (house games, 800)
 #   bash run.sh hybridK K        # addendum 3: its four cells at 47709-47712 (issue 47's sizes)
+#   bash run.sh versus_v1        # addendum 4: search-v5 against search-v1 in games to 500, 47713-47714
 # Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
 out=${OUT:-results/bags}
 cell() {  # agent, seed, rules, games, name[, more tournament options]
     [ -f "$out/$5/summary.md" ] && return 0
     rm -rf "${out:?}/$5"
-    spades tournament --workers 2 --agents "$1" heuristic-v2 --rules "$3" --games "$4" --seed "$2" --out "$out/$5" \
-        "${@:6}"
+    spades tournament --workers 2 --agents "$1" "${OPPONENT:-heuristic-v2}" --rules "$3" --games "$4" --seed "$2" \
+        --out "$out/$5" "${@:6}"
 }
 case $1 in
     tune) cell "search-v4:bag_cost=$2" 47702 house 400 "tune_$2" ;;
@@ -39,4 +40,7 @@ case $1 in
         cell "$a" 47710 house 400 "K${2}_house_games"
         cell "$a" 47711 default 4000 "K${2}_default_single" --single-hand
         cell "$a" 47712 default 400 "K${2}_default_games" ;;
+    versus_v1)
+        OPPONENT=search-v1 cell search-v5 47713 house 400 v5_v1_house_games
+        OPPONENT=search-v1 cell search-v5 47714 default 400 v5_v1_default_games ;;
 esac
