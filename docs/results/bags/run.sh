@@ -7,6 +7,7 @@
 #   bash run.sh tuneK K          # addendum 3: endgame:ppo-v3:tricks=K,bag_cost=10 at 47707 (house games, 800)
 #   bash run.sh hybridK K        # addendum 3: its four cells at 47709-47712 (issue 47's sizes)
 #   bash run.sh versus_v1        # addendum 4: search-v5 against search-v1 in games to 500, 47713-47714
+#   bash run.sh two_players      # addendum 5: two players, search-v1 with and without bag_cost=10, 47715
 # Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
 out=${OUT:-results/bags}
@@ -43,4 +44,8 @@ case $1 in
     versus_v1)
         OPPONENT=search-v1 cell search-v5 47713 house 400 v5_v1_house_games
         OPPONENT=search-v1 cell search-v5 47714 default 400 v5_v1_default_games ;;
+    two_players)
+        for n in 10 0; do
+            cell "search-v1:bag_cost=$n" 47715 default 400 "2p_default_$n" --num-players 2
+        done ;;
 esac
