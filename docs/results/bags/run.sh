@@ -8,6 +8,7 @@
 #   bash run.sh hybridK K        # addendum 3: its four cells at 47709-47712 (issue 47's sizes)
 #   bash run.sh versus_v1        # addendum 4: search-v5 against search-v1 in games to 500, 47713-47714
 #   bash run.sh two_players      # addendum 5: two players, search-v1 with and without bag_cost=10, 47715
+#                                  (addendum 6: SEED=47716, folders 2p_47716_*)
 # Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
 out=${OUT:-results/bags}
@@ -46,6 +47,7 @@ case $1 in
         OPPONENT=search-v1 cell search-v5 47714 default 400 v5_v1_default_games ;;
     two_players)
         for n in 10 0; do
-            cell "search-v1:bag_cost=$n" 47715 default 400 "2p_default_$n" --num-players 2
+            if [ "${SEED:-47715}" = 47715 ]; then name="2p_default_$n"; else name="2p_${SEED}_$n"; fi
+            cell "search-v1:bag_cost=$n" "${SEED:-47715}" default 400 "$name" --num-players 2
         done ;;
 esac
