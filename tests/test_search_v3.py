@@ -12,7 +12,8 @@ BUDGET = "worlds=4,ms=20"  # small, so that a hand takes a second; the agents' d
 
 def _plays(spec: str, num_players: int, seed: int, single_hand: bool = True) -> list:
     """The actions of a hand: a single hand, or (``single_hand=False``) the first of a game, whose bags carry."""
-    config = SpadesConfig(num_players=num_players, single_hand=single_hand, max_hands=50 if single_hand else 1)
+    config = SpadesConfig(num_players=num_players, single_hand=True) if single_hand \
+        else SpadesConfig(num_players=num_players, max_hands=1)
     game = play_game([make_agent(spec) for _ in range(num_players)], seed=seed, agent_seeds=list(range(num_players)),
                      config=config)
     return game.hand_records[-1]["actions"]
