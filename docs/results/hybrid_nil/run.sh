@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # eval_plan.txt: the hybrid's Nil defence and bag price in house-rule games to 500 (issue 47).
-#   bash run.sh tune NAME OPTIONS   # tuning cell at 47717: endgame:ppo-v3:tricks=6,bag_cost=10 then OPTIONS
-#                                   # (NAME base with OPTIONS "": the base itself)
-#   bash run.sh confirm OPTIONS     # the chosen candidate's four cells at 47718-47721 and the base at 47719
+#   bash run.sh tune NAME OPTIONS   # tuning cell at 47717: endgame:ppo-v3:tricks=6,OPTIONS
+#     base "bag_cost=10" (the base); nil13 "bag_cost=10,nil_tricks=13"; bagN "bag_cost=N"
+#   bash run.sh confirm OPTIONS     # endgame:ppo-v3:tricks=6,OPTIONS's four cells at 47718-47721, the base at 47719
 # Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
 out=${OUT:-results/hybrid_nil}
@@ -14,9 +14,9 @@ cell() {  # agent, seed, rules, games, name[, more tournament options]
         --out "$out/$5" "${@:6}"
 }
 case $1 in
-    tune) cell "$base${3:+,$3}" 47717 house 400 "$2" ;;
+    tune) cell "endgame:ppo-v3:tricks=6,$3" 47717 house 400 "$2" ;;
     confirm)
-        a="$base,$2"
+        a="endgame:ppo-v3:tricks=6,$2"
         cell "$a" 47718 house 4000 house_single --single-hand
         cell "$a" 47719 house 400 house_games
         cell "$base" 47719 house 400 house_games_base
