@@ -28,11 +28,12 @@ register("search-v1", "spades_env.agents.search:SearchAgent", positional=False)
 register("search-v3", "spades_env.agents.search.on_network:search_v3", positional=False)
 register("search-v4", "spades_env.agents.search.on_network:search_v4", positional=False)
 register("search-v5", "spades_env.agents.search.on_network:search_v5", positional=False)
+register("search-v6", "spades_env.agents.search.on_network:search_v6", positional=False)
 register("ppo-v1", "spades_env.agents.ppo.model:ppo_v1_agent")
 register("ppo-v2", "spades_env.agents.ppo.model:ppo_v2_agent")
 register("ppo-v3", "spades_env.agents.ppo.model:ppo_agent")
 register("ppo-2p-v1", "spades_env.agents.ppo.model:ppo_2p_agent")
-for _alias, _name in (("random", "random-v1"), ("heuristic", "heuristic-v2"), ("search", "search-v5"),
+for _alias, _name in (("random", "random-v1"), ("heuristic", "heuristic-v2"), ("search", "search-v6"),
                       ("ppo", "ppo-v3"), ("ppo-2p", "ppo-2p-v1")):
     register_alias(_alias, _name)
 register("ppo-gen1", "spades_env.agents.ppo.model:ppo_gen1_agent", positional=False)

@@ -16,6 +16,7 @@ first prompt, so no hand stops mid-way to compile.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -80,10 +81,10 @@ PARTS: dict[str, tuple[str, Callable[[], None]]] = {
 
 def parts_for(specs: Iterable[str]) -> list[str]:
     """The parts the agents named by ``specs`` use: the heuristic always (the default partner and opponents),
-    the solver for ``search`` agents, the PPO features for ``ppo`` agents and for ``search-v3`` to ``search-v5``
-    (which search on the four-player network)."""
+    the solver for ``search`` agents, the PPO features for ``ppo`` agents and for ``search-v3`` on (which search on
+    the four-player network)."""
     text = " ".join(versioned_name(spec) for spec in specs)  # an alias read as the version it stands for
-    on_network = "ppo" in text or any(f"search-v{v}" in text for v in (3, 4, 5))
+    on_network = "ppo" in text or any(int(v) >= 3 for v in re.findall(r"search-v(\d+)", text))
     return ["heuristic"] + ["solver"] * ("search" in text) + ["ppo"] * on_network
 
 

@@ -45,7 +45,7 @@ def test_versioned_names_resolve_and_the_bare_name_is_the_latest():
     assert versioned_name("heuristic:seed=3") == "heuristic-v2:seed=3"
     assert versioned_name("heuristic-v1") == "heuristic-v1"
     assert [versioned_name(n) for n in ("random", "search", "ppo", "ppo-2p")] == [
-        "random-v1", "search-v5", "ppo-v3", "ppo-2p-v1"]
+        "random-v1", "search-v6", "ppo-v3", "ppo-2p-v1"]
     assert versioned_name("ppo:my.pt") == "ppo:my.pt"  # a file of one's own is not the shipped network
     assert versioned_name("mybot:Bot:depth=3") == "mybot:Bot:depth=3"
     assert make_agent("heuristic").params == V2 and make_agent("heuristic-v1").params == V1

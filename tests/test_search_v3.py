@@ -1,5 +1,6 @@
 """search-v3 plays four players as the network with its last nine tricks searched, two players as search-v1; search-v4
-reads an opposing Nil bidder's hand on top, search-v5 prices carried bags on top of that."""
+reads an opposing Nil bidder's hand on top, search-v5 prices carried bags on top of that, search-v6 in two players
+too."""
 
 import pytest
 
@@ -62,9 +63,22 @@ def test_search_v5_is_search_v4_with_bags_priced_in_games():
         == _plays(same, 4, seed=12, single_hand=False)
     assert _plays(f"search-v5:{BUDGET}", 2, seed=11, single_hand=False) \
         == _plays(f"search-v1:{BUDGET}", 2, seed=11, single_hand=False)
-    budget = make_agent("search").four.budget
+    budget = make_agent("search-v5").four.budget
     assert (budget.nil_risk, budget.nil_play, budget.worlds, budget.nodes, budget.bag_cost) == (1.05, 1.0, 24,
                                                                                                 250_000, 10)
+    assert make_agent("search-v5").two.budgets[2].bag_cost == 0
+
+
+def test_search_v6_prices_the_bags_in_two_players_too():
+    """``search-v6`` plays four players as ``search-v5``, two players as ``search-v1:bag_cost=10`` (the two-player
+    cells of docs/results/bags/), and ``search`` names it."""
+    assert _plays(f"search-v6:{BUDGET}", 4, seed=12, single_hand=False) \
+        == _plays(f"search-v5:{BUDGET}", 4, seed=12, single_hand=False)
+    assert _plays(f"search-v6:{BUDGET}", 2, seed=11, single_hand=False) \
+        == _plays(f"search-v1:{BUDGET},bag_cost=10", 2, seed=11, single_hand=False)
+    agent = make_agent("search")
+    assert (agent.four.budget.bag_cost, agent.two.budgets[2].bag_cost) == (10, 10)
+    assert make_agent("search-v6:bag_cost=5").two.budgets[2].bag_cost == 5
 
 
 def test_the_nil_bidders_readings_need_nil_play():

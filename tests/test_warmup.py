@@ -76,10 +76,11 @@ def test_play_warms_up_the_parts_its_agents_use_before_the_first_prompt(tmp_path
 
     cli.main(["--opponents", "search", "--seed", "1", "--save", str(tmp_path / "g.jsonl")], read=read,
              write=lambda text: None)
-    assert calls == [["heuristic", "solver", "ppo"]]  # search is search-v5, which plays on the network
+    assert calls == [["heuristic", "solver", "ppo"]]  # search is search-v6, which plays on the network
     assert warmup.parts_for(["heuristic", "ppo", "heuristic"]) == ["heuristic", "ppo"]
     assert warmup.parts_for(["search-v1"]) == ["heuristic", "solver"]
-    assert warmup.parts_for(["search", "heuristic"]) == ["heuristic", "solver", "ppo"]  # search-v5: on the network
+    assert warmup.parts_for(["search", "heuristic"]) == ["heuristic", "solver", "ppo"]  # search-v6: on the network
+    assert warmup.parts_for(["search-v12"]) == ["heuristic", "solver", "ppo"]  # every version from search-v3 on
     assert warmup.parts_for(["search-v3"]) == ["heuristic", "solver", "ppo"]
 
 
