@@ -3,6 +3,8 @@
 #   bash run.sh tune NAME OPTIONS   # tuning cell at 47717: endgame:ppo-v3:tricks=6,OPTIONS
 #     base "bag_cost=10" (the base); nil13 "bag_cost=10,nil_tricks=13"; bagN "bag_cost=N"
 #   bash run.sh confirm OPTIONS     # endgame:ppo-v3:tricks=6,OPTIONS's four cells at 47718-47721, the base at 47719
+#   bash run.sh tuneK NAME K OPTIONS   # addendum 1: endgame:ppo-v3:tricks=K,OPTIONS at 47717
+#   bash run.sh confirm2 K OPTIONS  # addendum 1: endgame:ppo-v3:tricks=K,OPTIONS at 47722-47725, the base at 47723
 # Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
 out=${OUT:-results/hybrid_nil}
@@ -15,6 +17,14 @@ cell() {  # agent, seed, rules, games, name[, more tournament options]
 }
 case $1 in
     tune) cell "endgame:ppo-v3:tricks=6,$3" 47717 house 400 "$2" ;;
+    tuneK) cell "endgame:ppo-v3:tricks=$3,$4" 47717 house 400 "$2" ;;
+    confirm2)
+        a="endgame:ppo-v3:tricks=$2,$3"
+        cell "$a" 47722 house 4000 house_single2 --single-hand
+        cell "$a" 47723 house 400 house_games2
+        cell "$base" 47723 house 400 house_games2_base
+        cell "$a" 47724 default 4000 default_single2 --single-hand
+        cell "$a" 47725 default 400 default_games2 ;;
     confirm)
         a="endgame:ppo-v3:tricks=6,$2"
         cell "$a" 47718 house 4000 house_single --single-hand
