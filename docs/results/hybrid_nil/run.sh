@@ -15,21 +15,16 @@ cell() {  # agent, seed, rules, games, name[, more tournament options]
     spades tournament --workers 2 --agents "$1" heuristic-v2 --rules "$3" --games "$4" --seed "$2" \
         --out "$out/$5" "${@:6}"
 }
+confirm_at() {  # agent, first seed, folder suffix: the four cells and the base's house-rule games
+    cell "$1" "$2" house 4000 "house_single$3" --single-hand
+    cell "$1" $(($2 + 1)) house 400 "house_games$3"
+    cell "$base" $(($2 + 1)) house 400 "house_games${3}_base"
+    cell "$1" $(($2 + 2)) default 4000 "default_single$3" --single-hand
+    cell "$1" $(($2 + 3)) default 400 "default_games$3"
+}
 case $1 in
     tune) cell "endgame:ppo-v3:tricks=6,$3" 47717 house 400 "$2" ;;
     tuneK) cell "endgame:ppo-v3:tricks=$3,$4" 47717 house 400 "$2" ;;
-    confirm2)
-        a="endgame:ppo-v3:tricks=$2,$3"
-        cell "$a" 47722 house 4000 house_single2 --single-hand
-        cell "$a" 47723 house 400 house_games2
-        cell "$base" 47723 house 400 house_games2_base
-        cell "$a" 47724 default 4000 default_single2 --single-hand
-        cell "$a" 47725 default 400 default_games2 ;;
-    confirm)
-        a="endgame:ppo-v3:tricks=6,$2"
-        cell "$a" 47718 house 4000 house_single --single-hand
-        cell "$a" 47719 house 400 house_games
-        cell "$base" 47719 house 400 house_games_base
-        cell "$a" 47720 default 4000 default_single --single-hand
-        cell "$a" 47721 default 400 default_games ;;
+    confirm) confirm_at "endgame:ppo-v3:tricks=6,$2" 47718 "" ;;
+    confirm2) confirm_at "endgame:ppo-v3:tricks=$2,$3" 47722 2 ;;
 esac
