@@ -69,7 +69,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -123,7 +123,7 @@ class Resampler:
     def __init__(self, game: SpadesGame, seat: int) -> None:
         check_engine(game.config, "resampler")
         self.game, self.seat = game, seat
-        self._four = None if game.variant.drawn else _four_player_deal(game, seat)
+        self._four = None if game.variant.drawn else (*_four_player_deal(game, seat), _pass_slots(game))
 
     def __call__(self, rng: np.random.Generator | int | None = None,
                  hands: Mapping[int, int] | None = None) -> SpadesGame:
@@ -192,10 +192,15 @@ class HiddenDeal:
     unknown: int
     layouts: tuple[tuple[Fraction, tuple[Slot, ...]], ...]
 
+    @cached_property
+    def _problem(self) -> _Problem:
+        """The one layout's problem, kept: search samples one deal many times (the cache hashes its key each time)."""
+        return _Problem.of(self.unknown, self.layouts[0][1])
+
     def sample(self, rng: np.random.Generator) -> dict[Where, int]:
         """The hidden cards dealt into the places: place -> mask of its hidden cards."""
         if len(self.layouts) == 1:
-            return _Problem.of(self.unknown, self.layouts[0][1]).sample(rng)
+            return self._problem.sample(rng)
         problems, weights = self._weighted()
         return problems[_choose(rng, _as_integers(weights))].sample(rng)
 
@@ -550,8 +555,14 @@ def _four_player_hand_sizes(game: SpadesGame) -> list[int]:
     return size
 
 
+def _pass_slots(game: SpadesGame) -> tuple[int, ...]:
+    """Where in ``game.actions`` the Blind Nil exchange's passes are: its first card actions, one per pass."""
+    cards = [i for i, (_, action) in enumerate(game.actions) if A.is_card(action)]
+    return tuple(cards[:len(game.passes)])
+
+
 def _resample_four(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.Generator,
-                   hands: Mapping[int, int], deal: HiddenDeal, known: list[int]) -> None:
+                   hands: Mapping[int, int], deal: HiddenDeal, known: list[int], pass_slots: tuple[int, ...]) -> None:
     if any(known[p] & ~hand for p, hand in hands.items()):
         raise NoConsistentDeal("a hand given lacks a card the seat knows it holds")
     dealt = deal.sample_given({p: hand & ~known[p] for p, hand in hands.items()}, rng)
@@ -571,8 +582,7 @@ def _resample_four(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.
     new.start_hands = tuple(held)
     if passes:
         new.passes = passes
-        pass_actions = (i for i, (_, action) in enumerate(game.actions) if A.is_card(action))  # the first ones
-        for (giver, _, card), i in zip(passes, pass_actions):
+        for (giver, _, card), i in zip(passes, pass_slots):
             new.actions[i] = (giver, card)
 
 
