@@ -4,7 +4,8 @@
 #     base "bag_cost=10" (the base); nil13 "bag_cost=10,nil_tricks=13"; bagN "bag_cost=N"
 #   bash run.sh confirm OPTIONS     # endgame:ppo-v3:tricks=6,OPTIONS's four cells at 47718-47721, the base at 47719
 #   bash run.sh tuneK NAME K OPTIONS   # addendum 1: endgame:ppo-v3:tricks=K,OPTIONS at 47717
-#   bash run.sh confirm2 K OPTIONS  # addendum 1: endgame:ppo-v3:tricks=K,OPTIONS at 47722-47725, the base at 47723
+#   bash run.sh confirm2 K OPTIONS  # addendum 1 (not played): tricks=K,OPTIONS at 47722-47725, the base at 47723
+#   bash run.sh versus_ppo          # addendum 2: endgame:ppo-v3:tricks=4,bag_cost=10 against ppo-v3, 47722-47725
 # Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
 out=${OUT:-results/hybrid_nil}
@@ -12,7 +13,7 @@ base="endgame:ppo-v3:tricks=6,bag_cost=10"
 cell() {  # agent, seed, rules, games, name[, more tournament options]
     [ -f "$out/$5/summary.md" ] && return 0
     rm -rf "${out:?}/$5"
-    spades tournament --workers 2 --agents "$1" heuristic-v2 --rules "$3" --games "$4" --seed "$2" \
+    spades tournament --workers 2 --agents "$1" "${OPPONENT:-heuristic-v2}" --rules "$3" --games "$4" --seed "$2" \
         --out "$out/$5" "${@:6}"
 }
 confirm_at() {  # agent, first seed, folder suffix: the four cells and the base's house-rule games
@@ -27,4 +28,10 @@ case $1 in
     tuneK) cell "endgame:ppo-v3:tricks=$3,$4" 47717 house 400 "$2" ;;
     confirm) confirm_at "endgame:ppo-v3:tricks=6,$2" 47718 "" ;;
     confirm2) confirm_at "endgame:ppo-v3:tricks=$2,$3" 47722 2 ;;
+    versus_ppo)
+        a="endgame:ppo-v3:tricks=4,bag_cost=10"
+        OPPONENT=ppo-v3 cell "$a" 47722 house 4000 ppo_house_single --single-hand
+        OPPONENT=ppo-v3 cell "$a" 47723 house 400 ppo_house_games
+        OPPONENT=ppo-v3 cell "$a" 47724 default 4000 ppo_default_single --single-hand
+        OPPONENT=ppo-v3 cell "$a" 47725 default 400 ppo_default_games ;;
 esac
