@@ -70,6 +70,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
+from itertools import islice
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -557,8 +558,10 @@ def _four_player_hand_sizes(game: SpadesGame) -> list[int]:
 
 def _pass_slots(game: SpadesGame) -> tuple[int, ...]:
     """Where in ``game.actions`` the Blind Nil exchange's passes are: its first card actions, one per pass."""
-    cards = [i for i, (_, action) in enumerate(game.actions) if A.is_card(action)]
-    return tuple(cards[:len(game.passes)])
+    if not game.passes:  # most positions: no exchange, nothing to scan
+        return ()
+    cards = (i for i, (_, action) in enumerate(game.actions) if A.is_card(action))
+    return tuple(islice(cards, len(game.passes)))
 
 
 def _resample_four(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.Generator,
