@@ -31,16 +31,15 @@ class GreedyForward:
         self.biases = [layer.bias.detach().cpu().numpy().astype(np.float32) for layer in linears]
         self.obs_size = model.obs_size
         self.features = model.features
-        if self.features is not None:
-            self.feature_row = np.empty((1, self.features.size), np.float32)
 
     def inputs(self, observation: np.ndarray) -> np.ndarray:
         """The first layer's input: the observation, followed by its card features if the network reads them."""
         if self.features is None:
             return observation
         f = self.features
-        card_features(observation.reshape(1, -1), f.num_players, *f.starts, f.power, self.feature_row)
-        return np.concatenate([observation, self.feature_row[0]])
+        row = np.empty((1, f.size), np.float32)  # per call: one network may serve agents in several threads
+        card_features(observation.reshape(1, -1), f.num_players, *f.starts, f.power, row)
+        return np.concatenate([observation, row[0]])
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         x = self.inputs(np.asarray(observation, np.float32))
