@@ -2,12 +2,13 @@
 
 Why: a tournament, a person at the table or a search asks the network for one row at a time, and there
 torch's fixed cost per operation (the card features, three layers, the mask and the softmax: about 0.25 ms
-a decision on one core) is ten times the arithmetic. The observation is a few dozen ones among hundreds of
+a decision on one core) is five times the arithmetic. The observation is a few dozen ones among hundreds of
 entries, so the first layer is a sum of that many weight rows; the rest are two small products.
 
 The decisions are the torch forward's: the sums run in another order, so the logits differ in the last
 float32 bits (about 1e-5), and where the best two legal logits lie within :data:`TIE` of each other the
-caller is told to ask torch (``None``). Training and sampling keep the torch forward.
+caller is told to ask torch (``None``). Training and sampling keep the torch forward. The weights are copied
+once per loaded network (:func:`greedy_forward`): a network loaded for play, whose weights do not change.
 """
 
 from __future__ import annotations
