@@ -13,7 +13,9 @@ worlds are solved for the Nils' stakes alone; worlds fit the Nil bidders' dealt 
 and how they ducked (``nil_play``) and, with ``nil_discards``, threw cards when void, with ``nil_fit`` bid Nil;
 ``infer=K`` draws K times the worlds and keeps those the other seats' card plays make likely
 (:mod:`spades_env.agents.search.inference`); ``bag_cost=N``, in a game to a target, counts each bag a side carries
-out of the hand N points against it (10 by the default rules: every bag at its share of the penalty).
+out of the hand N points against it (10 by the default rules: every bag at its share of the penalty); ``catch_up=N``,
+under a rule that offers Blind Nil only to a side far behind, counts the Blind Nil a hand leaves to such a side N
+points to it (:class:`~.search.play.PlayBudget`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from spades_env.view import PlayerView
 
 from .registry import Agent, make_agent
 from .search.agent import NODES_PER_MS
-from .search.play import PlayBudget, check_bag_cost, check_nil_play, search_card, tricks_left
+from .search.play import PlayBudget, check_bag_cost, check_catch_up, check_nil_play, search_card, tricks_left
 
 
 class EndgameAgent(BaseAgent):
@@ -39,7 +41,7 @@ class EndgameAgent(BaseAgent):
     def __init__(self, agent: str | Agent, tricks: int = 4, worlds: int = 16, ms: float = 20.0,
                  nil_tricks: int = 0, nil_risk: float | None = None, nil_play: float = 0.0,
                  nil_discards: bool = False, nil_fit: bool = False, infer: int = 0, infer_tau: float = 1.0,
-                 bag_cost: int = 0, seed: int | None = None) -> None:
+                 bag_cost: int = 0, catch_up: int = 0, seed: int | None = None) -> None:
         if not 1 <= tricks <= 13 or worlds < 1 or ms <= 0 or not 0 <= nil_tricks <= 13:
             raise ValueError(f"endgame needs 1 <= tricks <= 13, worlds >= 1, ms > 0 and 0 <= nil_tricks <= 13, got "
                              f"tricks={tricks!r}, worlds={worlds!r}, ms={ms!r}, nil_tricks={nil_tricks!r}")
@@ -57,7 +59,8 @@ class EndgameAgent(BaseAgent):
         self.budget = PlayBudget(worlds=int(worlds), nodes=int(ms * NODES_PER_MS), max_tricks=int(tricks),
                                  nil_tricks=int(nil_tricks), nil_risk=None if nil_risk is None else float(nil_risk),
                                  nil_play=float(nil_play), nil_discards=bool(nil_discards), nil_fit=bool(nil_fit),
-                                 infer=infer, infer_tau=infer_tau, bag_cost=check_bag_cost(bag_cost))
+                                 infer=infer, infer_tau=infer_tau, bag_cost=check_bag_cost(bag_cost),
+                                 catch_up=check_catch_up(catch_up))
         self.seed = 0 if seed is None else int(seed)
 
     def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:

@@ -72,3 +72,32 @@ def test_it_plays_whole_games_with_a_network_inside(n):
     game = play_game([make_agent(f"endgame:{inner}:worlds=4"), make_agent("heuristic-v2")] * (n // 2),
                      seed=3, config=SpadesConfig(num_players=n, single_hand=True), agent_seeds=[1] * n)
     assert game.game_over
+
+
+def _view_at(scores: tuple[int, int], **rules) -> object:
+    game = SpadesGame(SpadesConfig(**rules))
+    game.reset(seed=3, scores=scores)
+    return player_view(game, 0)
+
+
+def test_catch_up_counts_the_blind_nil_a_hand_leaves_to_either_side():
+    from spades_env.agents.search.play import catch_up_priced
+
+    house = {"blind_nil_min_deficit": 100}
+    priced = catch_up_priced(_view_at((200, 150), **house), 145)  # seat 0's side leads by 50
+    assert priced(40) == 40  # ends 90 ahead: no Blind Nil for anyone
+    assert priced(50) == 50 - 145  # 100 ahead: the other side may bid Blind Nil next hand
+    assert priced(-140) == -140  # 90 behind
+    assert priced(-150) == -150 + 145  # 100 behind: my side may
+    assert catch_up_priced(_view_at((200, 150), **house), 0) is None
+    assert catch_up_priced(_view_at((200, 150)), 145) is None  # Blind Nil at any score: no option at stake
+    assert catch_up_priced(_view_at((200, 150), **house, single_hand=True), 145) is None
+    assert catch_up_priced(_view_at((200, 150), **house, blind_nil=False), 145) is None
+    assert catch_up_priced(_view_at((100, 249), **house), 145) is not None
+    assert catch_up_priced(_view_at((100, 250), **house), 145) is None  # this hand may end the game at 500
+
+
+def test_catch_up_is_whole_points_and_a_wrong_one_says_so():
+    assert EndgameAgent("heuristic-v2", catch_up=145).budget.catch_up == 145
+    with pytest.raises(ValueError, match="catch_up is what the Blind Nil"):
+        EndgameAgent("heuristic-v2", catch_up=-1)

@@ -13,7 +13,7 @@ where a 13-card deal takes the solver seconds).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,6 +63,11 @@ class PlayBudget:
     # against it (solver.Position's bag_cost; scoring.eventual_bag_cost is its share of the penalty, 10 by the
     # default rules); 0: the hand's points alone
     bag_cost: int = 0
+    # in a game under a rule that offers Blind Nil only to a side some deficit behind (the house preset): a hand
+    # that leaves a side that far behind hands it a Blind Nil next hand, made about nine times in ten; each world's
+    # value counts that option this many points to the side it goes to (score_context.BLIND_NIL_CATCH_UP models it
+    # at 145); 0: not counted. It is priced on the world's value (with bag_cost, the priced points)
+    catch_up: int = 0
 
     def world_cap(self) -> int:
         """The most nodes one world may take: a share of the budget that leaves room for ``min_worlds``."""
@@ -77,13 +82,21 @@ class PlayChoice:
     means: dict[int, float]  # mean value per legal card over the solved worlds (empty without search)
 
 
+def check_points(name: str, value: object, meaning: str) -> int:
+    """``value`` as whole points of 0 or more, or a ValueError that names ``name`` and says what it is."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) or value < 0:
+        raise ValueError(f"{name} is {meaning}, whole points, 0 or more; got {value!r}")
+    return int(value)
+
+
 def check_bag_cost(bag_cost: object) -> int:
-    """``bag_cost`` as whole points of 0 or more, or a ValueError that says so."""
-    if isinstance(bag_cost, bool) or not isinstance(bag_cost, int | float) or bag_cost != int(bag_cost) \
-            or bag_cost < 0:
-        raise ValueError(f"bag_cost is the whole points a carried bag counts against its side, 0 or more (10: the "
-                         f"default rules' eventual cost), got {bag_cost!r}")
-    return int(bag_cost)
+    return check_points("bag_cost", bag_cost, "what a carried bag counts against its side (10: the default rules' "
+                        "eventual cost)")
+
+
+def check_catch_up(catch_up: object) -> int:
+    return check_points("catch_up", catch_up, "what the Blind Nil a hand leaves to a side far behind is worth to it "
+                        "(145: the trainer's model)")
 
 
 def check_nil_play(nil_play: float, nil_discards: bool = False, nil_fit: bool = False) -> None:
@@ -128,6 +141,22 @@ def search_card(view: PlayerView, fallback: int, budget: PlayBudget, rng: np.ran
     return PlayChoice(best_card(means, fallback), solved, spent, means)
 
 
+GAME_END_REACH = 250  # a hand seldom scores more: below target - this, the game surely goes on after the hand
+
+
+def catch_up_priced(view: PlayerView, catch_up: int) -> Callable[[int], float] | None:
+    """What a world's value (my side's hand points minus the other's) is worth with the Blind Nil option it leaves
+    counted (:attr:`PlayBudget.catch_up`), or None where no option is at stake: a single hand, a rule with Blind Nil
+    at any score or none, a game that may end with this hand."""
+    config = view.config
+    deficit = config.blind_nil_min_deficit
+    if (not catch_up or config.single_hand or deficit is None or not config.blind_nil_offered
+            or max(view.scores) >= config.target_score - GAME_END_REACH):
+        return None
+    lead = view.scores[view.side] - view.scores[1 - view.side]
+    return lambda value: value + catch_up * ((lead + value <= -deficit) - (lead + value >= deficit))
+
+
 def solve_worlds(view: PlayerView, worlds: Iterable[SpadesGame], budget: PlayBudget,
                  nil_only: bool = False) -> tuple[dict[int, float] | None, int, int]:
     """(each legal card's mean value over the worlds solved, worlds solved, nodes spent): ``worlds`` (of ``view``'s
@@ -137,6 +166,7 @@ def solve_worlds(view: PlayerView, worlds: Iterable[SpadesGame], budget: PlayBud
     solved = spent = 0
     cap = budget.world_cap()
     solver: WorldSolver | None = None  # the worlds differ only in the hidden hands
+    priced = None if nil_only else catch_up_priced(view, budget.catch_up)
     for world in worlds:
         allowed = min(cap, budget.nodes - spent)
         if allowed <= 0:
@@ -152,7 +182,7 @@ def solve_worlds(view: PlayerView, worlds: Iterable[SpadesGame], budget: PlayBud
         spent += solution.nodes
         solved += 1
         for card, value in solution.move_values.items():
-            totals[card] += value
+            totals[card] += value if priced is None else priced(value)
     if solved < min(budget.min_worlds, budget.worlds):
         return None, solved, spent
     return {card: total / solved for card, total in totals.items()}, solved, spent
