@@ -9,9 +9,13 @@ asking, as in a tournament). Issue 14's goal for a distilled network is under 1 
 the time by the decision's phase, card plays by tricks left (an agent that reads no view: one row).
 ``--rules`` picks the preset: under ``house`` the heuristic bids Nil where under the game's rules it bids
 Blind Nil, so an agent's work against a Nil is timed there. ``--to-500`` times whole games to the target, where
-bags carry from hand to hand (what ``bag_cost`` prices)::
+bags carry from hand to hand (what ``bag_cost`` prices). Several agents are timed side by side: round by round
+(``--rounds``), each over the same games, so that a change of the host's speed (on a shared machine, tens of
+percent from hour to hour) reaches them alike; each line gives the median of its rounds and its ratio to the first
+agent's::
 
     python -m spades_env.experiments.time_agent ppo-2p --num-players 2
+    python -m spades_env.experiments.time_agent endgame:ppo-v3:tricks=4,bag_cost=10 ppo-v3 --games 50 --rounds 4
     python -m spades_env.experiments.time_agent search --games 50 --phases --rules house
     python -m spades_env.experiments.time_agent search --games 10 --rules house --to-500
 """
@@ -19,6 +23,7 @@ bags carry from hand to hand (what ``bag_cost`` prices)::
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from collections import defaultdict
 
@@ -87,26 +92,45 @@ def time_agent(spec: str, num_players: int, games: int, seed: int,
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("agent", help="a registry agent spec, e.g. ppo-2p or search:worlds=8")
+    parser.add_argument("agents", nargs="+", metavar="agent",
+                        help="registry agent specs, e.g. ppo-2p or search:worlds=8 (several: side by side)")
     parser.add_argument("--num-players", type=int, choices=(4, 2), default=4, help="the variant")
     parser.add_argument("--games", type=int, default=200, help="games to time (single hands unless --to-500)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of the same games, the agents alternating")
     parser.add_argument("--seed", type=int, default=10_000, help="the first game's deal seed")
     parser.add_argument("--phases", action="store_true", help="also the time by phase and tricks left")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="default", help="the rule preset")
     parser.add_argument("--to-500", action="store_true", help="games to the target, not single hands")
     args = parser.parse_args(argv)
+    if args.rounds < 1 or args.games < 1:
+        parser.error(f"--games and --rounds need at least 1, got {args.games} and {args.rounds}")
     torch.set_num_threads(1)
-    phases: dict[str, list[float]] = {}
-    decisions, ms = time_agent(args.agent, args.num_players, args.games, args.seed, phases, args.rules,
-                               single_hand=not args.to_500)
+    phases: dict[str, dict[str, list[float]]] = {spec: defaultdict(lambda: [0, 0.0]) for spec in args.agents}
+    times: dict[str, list[float]] = {spec: [] for spec in args.agents}
+    decisions: dict[str, int] = {}
+    for _ in range(args.rounds):
+        for spec in args.agents:
+            rows: dict[str, list[float]] = {}
+            decisions[spec], ms = time_agent(spec, args.num_players, args.games, args.seed, rows, args.rules,
+                                             single_hand=not args.to_500)
+            times[spec].append(ms)
+            for phase, (count, spent) in rows.items():
+                phases[spec][phase][0] += count
+                phases[spec][phase][1] += spent
     games = "games to 500" if args.to_500 else "single hands"
-    print(f"{args.agent}: {decisions} decisions, {ms:.3f} CPU ms per decision "
-          f"({args.num_players} players, {args.rules} rules, {games}, one thread)")
-    if args.phases:
-        print("| decision | decisions | CPU ms per decision |")
-        print("|---|---:|---:|")
-        for phase, (count, spent) in sorted(phases.items()):
-            print(f"| {phase} | {count} | {1000 * spent / count:.2f} |")
+    first = statistics.median(times[args.agents[0]])
+    for spec in args.agents:
+        ms = statistics.median(times[spec])
+        rounds = "" if args.rounds == 1 else (f", median of {args.rounds} rounds: "
+                                              + " ".join(f"{t:.3f}" for t in times[spec]))
+        ratio = "" if len(args.agents) == 1 else f", {ms / first:.2f}x the first"
+        print(f"{spec}: {decisions[spec]} decisions, {ms:.3f} CPU ms per decision "
+              f"({args.num_players} players, {args.rules} rules, {games}, one thread{rounds}{ratio})")
+        if args.phases:
+            print("| decision | decisions | CPU ms per decision |")
+            print("|---|---:|---:|")
+            for phase, (count, spent) in sorted(phases[spec].items()):
+                print(f"| {phase} | {int(count)} | {1000 * spent / count:.2f} |")
 
 
 if __name__ == "__main__":

@@ -94,6 +94,18 @@ def test_time_agent_splits_the_time_by_phase_and_tricks_left(capsys):
     assert "| any (no view) |" in capsys.readouterr().out  # random reads no view: its time in one row
 
 
+def test_time_agent_times_several_agents_side_by_side(capsys):
+    from spades_env.experiments import time_agent
+
+    time_agent.main(["random", "heuristic", "--games", "1", "--rounds", "2"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["random", "heuristic"]
+    assert all("median of 2 rounds" in line for line in lines)
+    assert "1.00x the first" in lines[0] and "x the first" in lines[1]
+    with pytest.raises(SystemExit):
+        time_agent.main(["random", "--rounds", "0"])
+
+
 def test_time_agent_times_games_to_500(capsys):
     from spades_env.experiments import time_agent
 
