@@ -206,6 +206,33 @@ def rules_scored(model: BidWorth, data: dict[str, np.ndarray], n_fit: int) -> li
              " ".join(f"{a} {np.mean(c == k):.1%}" for k, a in enumerate(ARMS))) for name, c in choices.items()]
 
 
+def by_score(model: BidWorth, data: dict[str, np.ndarray], n_fit: int) -> list[tuple[str, int, dict[str, str]]]:
+    """:func:`rules_scored`'s comparison split by the score the deal was dealt at (the probed side's lead), reward
+    units over the network's own choice [95% CI]: never Nil, one less or one more than its other bid (its Nil kept),
+    the model's best arm, hindsight."""
+    rows = np.flatnonzero(~np.isnan(data["result"]).any(1))
+    rows = rows[rows >= n_fit]
+    side = data["probe"][rows] % 2
+    lead = data["scores"][rows, side] - data["scores"][rows, 1 - side]
+    result = data["result"][rows]
+    with torch.no_grad():
+        predicted = np.insert(model(torch.as_tensor(data["obs"][rows])).numpy(), 1, 0.0, axis=1)
+    own = np.where(data["chose_nil"][rows], 0, 1)
+    rules = {"never Nil": np.ones_like(own), "one less": np.where(own == 0, 0, 2), "one more": np.where(own == 0, 0, 3),
+             "the model": np.where(predicted.max(1) > 0, predicted.argmax(1), 1), "hindsight": result.argmax(1)}
+    out = []
+    for name, where in (("the other side 100 or more behind", lead >= 100), ("mine 100 or more behind", lead <= -100),
+                        ("neither", np.abs(lead) < 100)):
+        pick = np.flatnonzero(where)
+        cells = {}
+        for rule, choice in rules.items():
+            diff = result[pick, choice[pick]] - result[pick, own[pick]]
+            half = 1.96 * diff.std() / math.sqrt(max(len(diff), 1))
+            cells[rule] = f"{diff.mean():+.3f} [{diff.mean() - half:+.3f}, {diff.mean() + half:+.3f}]"
+        out.append((name, len(pick), cells))
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", type=Path, default=Path("runs/bid_worth"))
@@ -230,6 +257,9 @@ def main(argv: list[str] | None = None) -> None:
         print("held-out deals with every arm played; each rule over the policy's own choice [95% CI]:")
         for name, reward, pts, rates in rules_scored(model, data, info["n_fit"]):
             print(f"  {name:42} reward {reward:28} points {pts:24} {rates}")
+        print("the same deals by the score they were dealt at (reward units over the policy's own choice):")
+        for name, count, cells in by_score(model, data, info["n_fit"]):
+            print(f"  {name} ({count} deals): " + "; ".join(f"{rule} {cell}" for rule, cell in cells.items()))
         torch.save({"state_dict": model.state_dict(), "obs_size": model.obs_size, "info": info},
                    args.out / "bid_worth.pt")
         (args.out / "fit.json").write_text(json.dumps(info))
