@@ -10,9 +10,9 @@ the time by the decision's phase, card plays by tricks left (an agent that reads
 ``--rules`` picks the preset: under ``house`` the heuristic bids Nil where under the game's rules it bids
 Blind Nil, so an agent's work against a Nil is timed there. ``--to-500`` times whole games to the target, where
 bags carry from hand to hand (what ``bag_cost`` prices). Several agents are timed side by side: round by round
-(``--rounds``), each over the same games, so that a change of the host's speed (on a shared machine, tens of
-percent from hour to hour) reaches them alike; each line gives the median of its rounds and its ratio to the first
-agent's::
+(``--rounds``), each over the same games in a fresh process (no agent warms another's caches), so that a change of
+the host's speed (on a shared machine, tens of percent from hour to hour) reaches them alike; each line gives the
+median of its rounds and its ratio to the first agent's::
 
     python -m spades_env.experiments.time_agent ppo-2p --num-players 2
     python -m spades_env.experiments.time_agent endgame:ppo-v3:tricks=4,bag_cost=10 ppo-v3 --games 50 --rounds 4
@@ -23,6 +23,7 @@ agent's::
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import time
 from collections import defaultdict
@@ -89,6 +90,20 @@ def time_agent(spec: str, num_players: int, games: int, seed: int,
     return decisions, 1000 * sum(spent for _, spent in rows.values()) / max(decisions, 1)
 
 
+def timed_with_phases(spec: str, num_players: int, games: int, seed: int, rules: str,
+                      single_hand: bool) -> tuple[int, float, dict[str, list[float]]]:
+    rows: dict[str, list[float]] = {}
+    decisions, ms = time_agent(spec, num_players, games, seed, rows, rules, single_hand)
+    return decisions, ms, rows
+
+
+def fresh_process(task: tuple) -> tuple[int, float, dict[str, list[float]]]:
+    """:func:`timed_with_phases` in a new process: agents timed side by side share no process's caches (the
+    solver's tables, a search's model of the draw), so none is timed on another's warm ones."""
+    with multiprocessing.get_context("spawn").Pool(1, initializer=torch.set_num_threads, initargs=(1,)) as pool:
+        return pool.apply(timed_with_phases, task)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
@@ -108,11 +123,11 @@ def main(argv: list[str] | None = None) -> None:
     phases: dict[str, dict[str, list[float]]] = {spec: defaultdict(lambda: [0, 0.0]) for spec in args.agents}
     times: dict[str, list[float]] = {spec: [] for spec in args.agents}
     decisions: dict[str, int] = {}
+    isolated = len(args.agents) > 1 or args.rounds > 1
     for _ in range(args.rounds):
         for spec in args.agents:
-            rows: dict[str, list[float]] = {}
-            decisions[spec], ms = time_agent(spec, args.num_players, args.games, args.seed, rows, args.rules,
-                                             single_hand=not args.to_500)
+            task = (spec, args.num_players, args.games, args.seed, args.rules, not args.to_500)
+            decisions[spec], ms, rows = fresh_process(task) if isolated else timed_with_phases(*task)
             times[spec].append(ms)
             for phase, (count, spent) in rows.items():
                 phases[spec][phase][0] += count
