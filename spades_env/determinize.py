@@ -64,13 +64,14 @@ under the same distribution (used by the tests; also a ready card-inference tabl
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
-from itertools import islice
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -366,6 +367,7 @@ class _Ways:
         self.reach = [[sum(n for n, places in groups[g:] if i in places) for i in range(len(caps))]
                       for g in range(len(groups) + 1)]
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._draws: dict[tuple[int, tuple[int, ...]], tuple[list, list, list[int]]] = {}
         self.total = self.count(0, caps)
         if not self.total:
             raise NoConsistentDeal(NO_DEAL)
@@ -404,16 +406,22 @@ class _Ways:
         """A split for each group, drawn with probability proportional to the deals it allows."""
         caps, out = self.caps, []
         for g in range(len(self.groups)):
-            u = _below(rng, self.count(g, caps))
-            n = self.groups[g][0]
-            for split, rest in self.splits(g, caps):
-                w = _multinomial(n, split) * self.count(g + 1, rest)
-                if u < w:
-                    break
-                u -= w
-            out.append(split)
-            caps = rest
+            splits, rests, cumulative = self.draws(g, caps)
+            k = bisect.bisect_right(cumulative, _below(rng, self.count(g, caps)))
+            out.append(splits[k])
+            caps = rests[k]
         return out
+
+    def draws(self, g: int, caps: tuple[int, ...]) -> tuple[list, list, list[int]]:
+        """Group ``g``'s splits from ``caps``, the capacities each leaves and the running sums of the deals they
+        allow (memoized: a search draws many worlds of one problem, each the same walk)."""
+        key = (g, caps)
+        if key not in self._draws:
+            n = self.groups[g][0]
+            pairs = list(self.splits(g, caps))
+            weights = (_multinomial(n, split) * self.count(g + 1, rest) for split, rest in pairs)
+            self._draws[key] = [p[0] for p in pairs], [p[1] for p in pairs], list(itertools.accumulate(weights))
+        return self._draws[key]
 
     def expected_counts(self) -> list[list[Fraction]]:
         """For each group, the expected number of its cards in each of its places."""
@@ -561,7 +569,7 @@ def _pass_slots(game: SpadesGame) -> tuple[int, ...]:
     if not game.passes:  # most positions: no exchange, nothing to scan
         return ()
     cards = (i for i, (_, action) in enumerate(game.actions) if A.is_card(action))
-    return tuple(islice(cards, len(game.passes)))
+    return tuple(itertools.islice(cards, len(game.passes)))
 
 
 def _resample_four(game: SpadesGame, new: SpadesGame, seat: int, rng: np.random.Generator,
