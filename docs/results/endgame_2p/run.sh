@@ -1,17 +1,15 @@
 #!/usr/bin/env bash
 # eval_plan.txt: endgame:ppo-2p:tricks=7,bag_cost=10, two players. Resumable: a cell whose summary.md exists is skipped.
 set -euo pipefail
+source "$(dirname "$0")/../cell.sh"
 out=${OUT:-results/endgame_2p}
 agent="endgame:ppo-2p:tricks=7,bag_cost=10"
-cell() {  # opponent, seed, rules, games, name[, more tournament options]
-    [ -f "$out/$5/summary.md" ] && return 0
-    rm -rf "${out:?}/$5"
-    spades tournament --workers 2 --num-players 2 --agents "$agent" "$1" --rules "$3" --games "$4" --seed "$2" \
-        --out "$out/$5" --no-progress --no-plot "${@:6}"
+two() {  # name, opponent, seed, rules, games[, more tournament options]
+    cell "$1" --num-players 2 --agents "$agent" "$2" --seed "$3" --rules "$4" --games "$5" "${@:6}"
 }
-cell heuristic-v2 47730 default 4000 default_single --single-hand
-cell heuristic-v2 47731 default 400 default_games
-cell heuristic-v2 47732 house 4000 house_single --single-hand
-cell heuristic-v2 47733 house 400 house_games
-cell ppo-2p 47734 default 4000 ppo_default_single --single-hand
-cell ppo-2p 47735 default 400 ppo_default_games
+two default_single heuristic-v2 47730 default 4000 --single-hand
+two default_games heuristic-v2 47731 default 400
+two house_single heuristic-v2 47732 house 4000 --single-hand
+two house_games heuristic-v2 47733 house 400
+two ppo_default_single ppo-2p 47734 default 4000 --single-hand
+two ppo_default_games ppo-2p 47735 default 400
