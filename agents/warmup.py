@@ -29,14 +29,18 @@ from .registry import versioned_name
 
 
 def _heuristic() -> None:
+    import numpy as np
+
     from spades_env import SpadesConfig
 
+    from .heuristic.bidding import KEEP_VALUES, kept_counts
     from .match import play_game
     from .registry import make_agent
 
     for n in (4, 2):
         play_game([make_agent("heuristic") for _ in range(n)], seed=0,
                   config=SpadesConfig(num_players=n, single_hand=True))
+    kept_counts(np.arange(26).reshape(1, 26), KEEP_VALUES)  # the draw a two-player search models, not played above
 
 
 def _solver() -> None:

@@ -309,6 +309,31 @@ def keep_offered_by(card: int, seen: int, values: np.ndarray) -> bool:
     return values[card] >= total / max(1, count)
 
 
+@njit(cache=True)
+def drawn_hand(order: np.ndarray, values: np.ndarray) -> int:
+    """The hand (a mask) a player keeping by :func:`keep_offered_by` keeps from its turns' cards in ``order`` (each
+    turn offers the first of its two cards: kept, the second seen and dropped; or dropped, the second kept)."""
+    hand = seen = 0
+    for turn in range(len(order) // 2):
+        first, second = order[2 * turn], order[2 * turn + 1]
+        if keep_offered_by(first, hand | seen, values):
+            hand, seen = hand | 1 << first, seen | 1 << second
+        else:
+            hand, seen = hand | 1 << second, seen | 1 << first
+    return hand
+
+
+@njit(cache=True)
+def kept_counts(orders: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """How many of the draws (the rows of ``orders``, as :func:`drawn_hand` reads them) keep each card."""
+    kept = np.zeros(NUM_CARDS, np.int64)
+    for row in range(orders.shape[0]):
+        hand = drawn_hand(orders[row], values)
+        for card in range(NUM_CARDS):
+            kept[card] += hand >> card & 1
+    return kept
+
+
 def choose_replacement(view: PlayerView, hand: int, params: Params = DEFAULT) -> int | None:
     """Two-player Blind Nil: the card to put back (the most dangerous), or None to stop."""
     # The draw comes from the discard pile: every card I do not hold may be there, except the ones

@@ -18,16 +18,15 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache, partial
 
 import numpy as np
-from numba import njit
 
-from spades_env.cards import FULL_DECK, NUM_CARDS, cards_of, mask_of
+from spades_env.cards import FULL_DECK, cards_of, mask_of
 from spades_env.determinize import HAND_SIZE, NoConsistentDeal
 from spades_env.game import Phase, SpadesGame
 from spades_env.rebuild import InconsistentView, cards_allowed, cards_played, information_state
 from spades_env.variant import variant_of
 from spades_env.view import PlayerView
 
-from ..heuristic.bidding import KEEP_VALUES, bids_nil, estimate_tricks, exchange, keep_offered_by, nil_risk
+from ..heuristic.bidding import KEEP_VALUES, bids_nil, drawn_hand, estimate_tricks, exchange, kept_counts, nil_risk
 from ..heuristic.params import V2
 from ..heuristic.reading import fits_discards, nil_discards, nil_ducks, opposing_nils
 
@@ -346,30 +345,7 @@ def simulate_draw(order: list[int]) -> int:
     """The hand (a mask) a player drawing as the heuristic does keeps from its turns' cards in ``order``
     (each turn offers the first of its two cards: kept, the second seen and dropped; or dropped, the
     second kept)."""
-    return int(_simulated_hand(np.asarray(order, np.int64), KEEP_VALUES))
-
-
-@njit(cache=True)
-def _simulated_hand(order: np.ndarray, values: np.ndarray) -> int:
-    hand = seen = 0
-    for turn in range(len(order) // 2):
-        first, second = order[2 * turn], order[2 * turn + 1]
-        if keep_offered_by(first, hand | seen, values):
-            hand, seen = hand | 1 << first, seen | 1 << second
-        else:
-            hand, seen = hand | 1 << second, seen | 1 << first
-    return hand
-
-
-@njit(cache=True)
-def _kept_counts(orders: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """How many of the draws (rows of ``orders``) keep each card."""
-    kept = np.zeros(NUM_CARDS, np.int64)
-    for row in range(orders.shape[0]):
-        hand = _simulated_hand(orders[row], values)
-        for card in range(NUM_CARDS):
-            kept[card] += hand >> card & 1
-    return kept
+    return int(drawn_hand(np.asarray(order, np.int64), KEEP_VALUES))
 
 
 @lru_cache(maxsize=64)
@@ -379,7 +355,7 @@ def keep_odds(pool: int, draws: int = 256) -> dict[int, float]:
     decision of a hand) and kept off 0 and 1."""
     rng = np.random.default_rng(pool)
     cards = np.array(cards_of(pool))
-    kept = _kept_counts(np.stack([rng.permutation(cards) for _ in range(draws)]), KEEP_VALUES)
+    kept = kept_counts(np.stack([rng.permutation(cards) for _ in range(draws)]), KEEP_VALUES)
     return {card: _odds(int(kept[card]), draws - int(kept[card])) for card in cards.tolist()}
 
 
