@@ -366,7 +366,6 @@ class _Ways:
         # reach[g][i]: cards of groups g.. that may still go to place i (to prune dead ends)
         self.reach = [[sum(n for n, places in groups[g:] if i in places) for i in range(len(caps))]
                       for g in range(len(groups) + 1)]
-        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self._draws: dict[tuple[int, tuple[int, ...]], tuple[list, list, list[int]]] = {}
         self.total = self.count(0, caps)
         if not self.total:
@@ -375,12 +374,8 @@ class _Ways:
     def count(self, g: int, caps: tuple[int, ...]) -> int:
         if g == len(self.groups):
             return 1
-        key = (g, caps)
-        if key not in self._memo:
-            n = self.groups[g][0]
-            self._memo[key] = sum(_multinomial(n, split) * self.count(g + 1, rest)
-                                  for split, rest in self.splits(g, caps))
-        return self._memo[key]
+        cumulative = self.draws(g, caps)[2]
+        return cumulative[-1] if cumulative else 0
 
     def splits(self, g: int, caps: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Each way to divide group ``g``'s cards among its places, with the capacities left after
@@ -407,14 +402,15 @@ class _Ways:
         caps, out = self.caps, []
         for g in range(len(self.groups)):
             splits, rests, cumulative = self.draws(g, caps)
-            k = bisect.bisect_right(cumulative, _below(rng, self.count(g, caps)))
+            k = bisect.bisect_right(cumulative, _below(rng, cumulative[-1]))
             out.append(splits[k])
             caps = rests[k]
         return out
 
     def draws(self, g: int, caps: tuple[int, ...]) -> tuple[list, list, list[int]]:
         """Group ``g``'s splits from ``caps``, the capacities each leaves and the running sums of the deals they
-        allow (memoized: a search draws many worlds of one problem, each the same walk)."""
+        allow, the last the count of them all (memoized: the counts recurse through it, and a search draws many
+        worlds of one problem, each the same walk)."""
         key = (g, caps)
         if key not in self._draws:
             n = self.groups[g][0]
