@@ -3,8 +3,8 @@ on the same observations, in one run (``python -m spades_env.experiments.bench_a
 
 The observations are those the network met in ``--games`` single hands against ``heuristic-v2`` (its own
 decisions, forced ones included); each round times every one of them both ways, the ways alternating, on one
-torch thread. ``torch``: the masked log-softmax's argmax of ``ActorCritic.logits`` (what ``PPOAgent.act`` ran
-before ``greedy.py``); ``numpy``: ``PPOAgent.act`` now, validation included. The actions are checked equal.
+torch thread. ``torch``: ``PPOAgent.act`` with its numpy forward switched off (what it ran before ``greedy.py``);
+``numpy``: ``PPOAgent.act`` as it plays. The actions are checked equal.
 
 Then each agent of ``--agents`` that plays a network (``endgame:ppo-v3:...``) is timed whole, both ways: seats 0
 and 2 against ``heuristic-v2`` over the same ``--games`` single hands (house rule), its ``act`` calls by process
@@ -16,14 +16,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from contextlib import contextmanager
+from collections import defaultdict
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 import torch
 
 from spades_env.agents.match import play_game
-from spades_env.agents.ppo.model import PPOAgent, masked_log_probs
+from spades_env.agents.ppo.model import PPOAgent
 from spades_env.agents.registry import make_agent
+from spades_env.experiments.time_agent import Timed
 from spades_env.game import SpadesConfig
 
 
@@ -65,31 +67,21 @@ def torch_forward(agent):
 def agent_times(spec: str, games: int, rounds: int) -> dict[str, list[float]]:
     """CPU ms a decision of ``spec`` at seats 0 and 2 over ``games`` house-rule single hands, each round both
     ways (after an untimed round: the compiled code's loading is start-up)."""
-    agents = [make_agent(spec), make_agent(spec)]
-    clock = [0, 0.0]
-    for agent in agents:
-        inner = agent.act
-
-        def timed(observation, mask, view=None, inner=inner):
-            start = time.process_time()
-            action = inner(observation, mask, view)
-            clock[0], clock[1] = clock[0] + 1, clock[1] + time.process_time() - start
-            return action
-
-        agent.act = timed
+    rows: defaultdict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    agents = [Timed(make_agent(spec), rows), Timed(make_agent(spec), rows)]
     config = SpadesConfig.from_preset("house", single_hand=True)
 
     def play() -> float:
-        clock[:] = [0, 0.0]
+        rows.clear()
         for seed in range(games):
             play_game([agents[0], make_agent("heuristic-v2"), agents[1], make_agent("heuristic-v2")], seed=seed,
                       config=config)
-        return 1000 * clock[1] / clock[0]
+        return 1000 * sum(spent for _, spent in rows.values()) / sum(count for count, _ in rows.values())
 
     play()
     times: dict[str, list[float]] = {"torch": [], "numpy": []}
     for _ in range(rounds):
-        with torch_forward(agents[0]), torch_forward(agents[1]):
+        with torch_forward(agents[0].agent), torch_forward(agents[1].agent):
             times["torch"].append(play())
         times["numpy"].append(play())
     return times
@@ -107,20 +99,17 @@ def main(argv: list[str] | None = None) -> None:
         seen = observations(spec, args.games, players)
         agent = make_agent(spec)
         assert isinstance(agent, PPOAgent)
-
-        @torch.no_grad()
-        def torch_act(observation: np.ndarray, mask: np.ndarray, model=agent.model) -> int:
-            logits = model.logits(torch.as_tensor(observation).unsqueeze(0))
-            return int(masked_log_probs(logits, torch.as_tensor(mask).unsqueeze(0)).argmax(-1))
-
-        assert all(agent.act(o, m) == torch_act(o, m) for o, m in seen), "the two forwards chose differently"
+        with torch_forward(agent):
+            by_torch = [agent.act(o, m) for o, m in seen]
+        assert [agent.act(o, m) for o, m in seen] == by_torch, "the two forwards chose differently"
         times: dict[str, list[float]] = {"torch": [], "numpy": []}
         for _ in range(args.rounds):
-            for name, act in (("torch", torch_act), ("numpy", agent.act)):
-                start = time.process_time()
-                for observation, mask in seen:
-                    act(observation, mask)
-                times[name].append(1e6 * (time.process_time() - start) / len(seen))
+            for name in ("torch", "numpy"):
+                with torch_forward(agent) if name == "torch" else nullcontext():
+                    start = time.process_time()
+                    for observation, mask in seen:
+                        agent.act(observation, mask)
+                    times[name].append(1e6 * (time.process_time() - start) / len(seen))
         before, now = (statistics.median(times[k]) for k in ("torch", "numpy"))
         print(f"{spec:10} {len(seen):9d} {before:9.1f} {now:9.1f} {before / now:5.1f}x")
     for spec in args.agents:

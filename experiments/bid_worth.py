@@ -27,11 +27,10 @@ import torch
 from torch import nn
 
 from spades_env import actions as A
+from spades_env.agents.ppo.model import SHIPPED, load_policy, masked_log_probs
+from spades_env.agents.ppo.score_context import draw_start, hand_rewards
 from spades_env.game import SpadesConfig
 from spades_env.vector import VectorSpades
-
-from ..agents.ppo.model import SHIPPED, load_policy, masked_log_probs
-from ..agents.ppo.score_context import draw_start, hand_rewards
 
 NIL = A.bid_action(0)
 BIDS = slice(A.bid_action(0), A.bid_action(13) + 1)
