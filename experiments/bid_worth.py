@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -178,58 +179,61 @@ def fit(data: dict[str, np.ndarray], seed: int, epochs: int, held_out: float) ->
     return model, {"held_out_loss": history, "n_fit": n_fit, "n_held_out": len(y) - n_fit}
 
 
-def rules_scored(model: BidWorth, data: dict[str, np.ndarray], n_fit: int) -> list[tuple[str, str, str, str]]:
-    """On the held-out deals where every arm was played: each decision rule's mean result over the policy's own
-    choice [95% CI] (reward units; points), and how often it picks each arm."""
-    rows = np.flatnonzero(~np.isnan(data["result"]).any(1))
-    rows = rows[rows >= n_fit]
-    result, points = data["result"][rows], data["points"][rows]
-    with torch.no_grad():
-        worth = model(torch.as_tensor(data["obs"][rows])).numpy()
-    predicted = np.insert(worth, 1, 0.0, axis=1)  # the other bid's worth over itself: 0
-    own = np.where(data["chose_nil"][rows], 0, 1)
+@dataclass(frozen=True)
+class HeldOut:
+    """The held-out deals where every arm was played: their results, the model's predictions (``other``'s worth over
+    itself 0), and the arm the policy chose (Nil, or its other bid)."""
+
+    rows: np.ndarray
+    result: np.ndarray
+    points: np.ndarray
+    predicted: np.ndarray
+    own: np.ndarray
+
+    @classmethod
+    def of(cls, model: BidWorth, data: dict[str, np.ndarray], n_fit: int) -> HeldOut:
+        rows = np.flatnonzero(~np.isnan(data["result"]).any(1))
+        rows = rows[rows >= n_fit]
+        with torch.no_grad():
+            worth = model(torch.as_tensor(data["obs"][rows])).numpy()
+        return cls(rows, data["result"][rows], data["points"][rows], np.insert(worth, 1, 0.0, axis=1),
+                   np.where(data["chose_nil"][rows], 0, 1))
+
+    def over_own(self, values: np.ndarray, choice: np.ndarray, digits: int, where: np.ndarray | None = None) -> str:
+        """The mean of ``values`` under ``choice`` minus under the policy's own, [95% CI], on the deals ``where``."""
+        pick = np.arange(len(self.rows)) if where is None else np.flatnonzero(where)
+        diff = values[pick, choice[pick]] - values[pick, self.own[pick]]
+        half = 1.96 * diff.std() / math.sqrt(max(len(diff), 1))
+        return f"{diff.mean():+.{digits}f} [{diff.mean() - half:+.{digits}f}, {diff.mean() + half:+.{digits}f}]"
+
+
+def rules_scored(held: HeldOut) -> list[tuple[str, str, str, str]]:
+    """Each decision rule's mean result over the policy's own choice [95% CI] (reward units; points), and how
+    often it picks each arm."""
+    predicted, own = held.predicted, held.own
     choices = {"the policy's own choice": own, "never Nil": np.ones_like(own), "always Nil": np.zeros_like(own),
-               "perfect (hindsight)": result.argmax(1)}
+               "perfect (hindsight)": held.result.argmax(1)}
     for t in (0.0, 0.2):
         choices[f"model: Nil or other, margin {t:.1f}"] = np.where(predicted[:, 0] > t, 0, 1)
         choices[f"model: any arm, margin {t:.1f}"] = np.where(predicted.max(1) > t, predicted.argmax(1), 1)
     choices["model veto of the policy's Nil below -0.3"] = np.where((own == 0) & (predicted[:, 0] > -0.3), 0, 1)
-    pick = np.arange(len(rows))
-
-    def over_own(values: np.ndarray, c: np.ndarray, digits: int) -> str:
-        diff = values[pick, c] - values[pick, own]
-        half = 1.96 * diff.std() / math.sqrt(len(diff))
-        return f"{diff.mean():+.{digits}f} [{diff.mean() - half:+.{digits}f}, {diff.mean() + half:+.{digits}f}]"
-
-    return [(name, over_own(result, c, 4), over_own(points, c, 2),
+    return [(name, held.over_own(held.result, c, 4), held.over_own(held.points, c, 2),
              " ".join(f"{a} {np.mean(c == k):.1%}" for k, a in enumerate(ARMS))) for name, c in choices.items()]
 
 
-def by_score(model: BidWorth, data: dict[str, np.ndarray], n_fit: int) -> list[tuple[str, int, dict[str, str]]]:
+def by_score(held: HeldOut, data: dict[str, np.ndarray]) -> list[tuple[str, int, dict[str, str]]]:
     """:func:`rules_scored`'s comparison split by the score the deal was dealt at (the probed side's lead), reward
     units over the network's own choice [95% CI]: never Nil, one less or one more than its other bid (its Nil kept),
     the model's best arm, hindsight."""
-    rows = np.flatnonzero(~np.isnan(data["result"]).any(1))
-    rows = rows[rows >= n_fit]
-    side = data["probe"][rows] % 2
-    lead = data["scores"][rows, side] - data["scores"][rows, 1 - side]
-    result = data["result"][rows]
-    with torch.no_grad():
-        predicted = np.insert(model(torch.as_tensor(data["obs"][rows])).numpy(), 1, 0.0, axis=1)
-    own = np.where(data["chose_nil"][rows], 0, 1)
+    side = data["probe"][held.rows] % 2
+    lead = data["scores"][held.rows, side] - data["scores"][held.rows, 1 - side]
+    own, predicted = held.own, held.predicted
     rules = {"never Nil": np.ones_like(own), "one less": np.where(own == 0, 0, 2), "one more": np.where(own == 0, 0, 3),
-             "the model": np.where(predicted.max(1) > 0, predicted.argmax(1), 1), "hindsight": result.argmax(1)}
-    out = []
-    for name, where in (("the other side 100 or more behind", lead >= 100), ("mine 100 or more behind", lead <= -100),
-                        ("neither", np.abs(lead) < 100)):
-        pick = np.flatnonzero(where)
-        cells = {}
-        for rule, choice in rules.items():
-            diff = result[pick, choice[pick]] - result[pick, own[pick]]
-            half = 1.96 * diff.std() / math.sqrt(max(len(diff), 1))
-            cells[rule] = f"{diff.mean():+.3f} [{diff.mean() - half:+.3f}, {diff.mean() + half:+.3f}]"
-        out.append((name, len(pick), cells))
-    return out
+             "the model": np.where(predicted.max(1) > 0, predicted.argmax(1), 1), "hindsight": held.result.argmax(1)}
+    return [(name, int(where.sum()), {rule: held.over_own(held.result, choice, 3, where)
+                                      for rule, choice in rules.items()})
+            for name, where in (("the other side 100 or more behind", lead >= 100),
+                                ("mine 100 or more behind", lead <= -100), ("neither", np.abs(lead) < 100))]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -254,10 +258,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{len(data['result'])} labels; held-out loss by epoch: "
               + " ".join(f"{v:.3f}" for v in info["held_out_loss"]))
         print("held-out deals with every arm played; each rule over the policy's own choice [95% CI]:")
-        for name, reward, pts, rates in rules_scored(model, data, info["n_fit"]):
+        held = HeldOut.of(model, data, info["n_fit"])
+        for name, reward, pts, rates in rules_scored(held):
             print(f"  {name:42} reward {reward:28} points {pts:24} {rates}")
         print("the same deals by the score they were dealt at (reward units over the policy's own choice):")
-        for name, count, cells in by_score(model, data, info["n_fit"]):
+        for name, count, cells in by_score(held, data):
             print(f"  {name} ({count} deals): " + "; ".join(f"{rule} {cell}" for rule, cell in cells.items()))
         torch.save({"state_dict": model.state_dict(), "obs_size": model.obs_size, "info": info},
                    args.out / "bid_worth.pt")
