@@ -10,28 +10,26 @@
 set -euo pipefail
 out=${OUT:-results/hybrid_nil}
 base="endgame:ppo-v3:tricks=6,bag_cost=10"
-cell() {  # agent, seed, rules, games, name[, more tournament options]
-    [ -f "$out/$5/summary.md" ] && return 0
-    rm -rf "${out:?}/$5"
-    spades tournament --workers 2 --agents "$1" "${OPPONENT:-heuristic-v2}" --rules "$3" --games "$4" --seed "$2" \
-        --out "$out/$5" "${@:6}"
+source "$(dirname "$0")/../cell.sh"
+hybrid() {  # agent, seed, rules, games, name[, more tournament options]
+    cell "$5" --agents "$1" "${OPPONENT:-heuristic-v2}" --rules "$3" --games "$4" --seed "$2" "${@:6}"
 }
 confirm_at() {  # agent, first seed, folder suffix: the four cells and the base's house-rule games
-    cell "$1" "$2" house 4000 "house_single$3" --single-hand
-    cell "$1" $(($2 + 1)) house 400 "house_games$3"
-    cell "$base" $(($2 + 1)) house 400 "house_games${3}_base"
-    cell "$1" $(($2 + 2)) default 4000 "default_single$3" --single-hand
-    cell "$1" $(($2 + 3)) default 400 "default_games$3"
+    hybrid "$1" "$2" house 4000 "house_single$3" --single-hand
+    hybrid "$1" $(($2 + 1)) house 400 "house_games$3"
+    hybrid "$base" $(($2 + 1)) house 400 "house_games${3}_base"
+    hybrid "$1" $(($2 + 2)) default 4000 "default_single$3" --single-hand
+    hybrid "$1" $(($2 + 3)) default 400 "default_games$3"
 }
 case $1 in
-    tune) cell "endgame:ppo-v3:tricks=6,$3" 47717 house 400 "$2" ;;
-    tuneK) cell "endgame:ppo-v3:tricks=$3,$4" 47717 house 400 "$2" ;;
+    tune) hybrid "endgame:ppo-v3:tricks=6,$3" 47717 house 400 "$2" ;;
+    tuneK) hybrid "endgame:ppo-v3:tricks=$3,$4" 47717 house 400 "$2" ;;
     confirm) confirm_at "endgame:ppo-v3:tricks=6,$2" 47718 "" ;;
     confirm2) confirm_at "endgame:ppo-v3:tricks=$2,$3" 47722 2 ;;
     versus_ppo)
         a="endgame:ppo-v3:tricks=4,bag_cost=10"
-        OPPONENT=ppo-v3 cell "$a" 47722 house 4000 ppo_house_single --single-hand
-        OPPONENT=ppo-v3 cell "$a" 47723 house 400 ppo_house_games
-        OPPONENT=ppo-v3 cell "$a" 47724 default 4000 ppo_default_single --single-hand
-        OPPONENT=ppo-v3 cell "$a" 47725 default 400 ppo_default_games ;;
+        OPPONENT=ppo-v3 hybrid "$a" 47722 house 4000 ppo_house_single --single-hand
+        OPPONENT=ppo-v3 hybrid "$a" 47723 house 400 ppo_house_games
+        OPPONENT=ppo-v3 hybrid "$a" 47724 default 4000 ppo_default_single --single-hand
+        OPPONENT=ppo-v3 hybrid "$a" 47725 default 400 ppo_default_games ;;
 esac
