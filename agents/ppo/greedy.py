@@ -30,7 +30,6 @@ class GreedyForward:
         linears = [layer for layer in model.torso if isinstance(layer, nn.Linear)] + [model.policy]
         self.weights = [np.ascontiguousarray(layer.weight.detach().cpu().numpy().T, np.float32) for layer in linears]
         self.biases = [layer.bias.detach().cpu().numpy().astype(np.float32) for layer in linears]
-        self.obs_size = model.obs_size
         self.features = model.features
 
     def inputs(self, observation: np.ndarray) -> np.ndarray:
