@@ -30,6 +30,7 @@ from collections import defaultdict
 
 import torch
 
+from spades_env.agent import close_agent
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import make_agent
 from spades_env.agents.search.play import tricks_left
@@ -119,6 +120,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.games < 1:
         parser.error(f"--games and --rounds need at least 1, got {args.games} and {args.rounds}")
+    for spec in args.agents:  # a wrong spec: one line here, not a worker process's traceback
+        try:
+            close_agent(make_agent(spec))
+        except (ValueError, OSError) as exc:
+            parser.error(str(exc))
     torch.set_num_threads(1)
     phases: dict[str, dict[str, list[float]]] = {spec: defaultdict(lambda: [0, 0.0]) for spec in args.agents}
     times: dict[str, list[float]] = {spec: [] for spec in args.agents}

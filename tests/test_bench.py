@@ -106,6 +106,17 @@ def test_time_agent_times_several_agents_side_by_side(capsys):
         time_agent.main(["random", "--rounds", "0"])
 
 
+@pytest.mark.parametrize("spec, says", [("nosuch", "unknown agent 'nosuch'"),
+                                        ("endgame:ppo-v3:tricks=0", "1 <= tricks <= 13")])
+def test_time_agent_refuses_a_wrong_spec_in_one_line_before_timing(capsys, spec, says):
+    from spades_env.experiments import time_agent
+
+    with pytest.raises(SystemExit) as exit_:
+        time_agent.main(["random", spec, "--games", "1"])
+    err = capsys.readouterr()
+    assert exit_.value.code == 2 and says in err.err and "Traceback" not in err.err and not err.out
+
+
 def test_time_agent_times_games_to_500(capsys):
     from spades_env.experiments import time_agent
 
