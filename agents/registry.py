@@ -26,6 +26,7 @@ both readings work (a module ``ppo`` with an attribute ``policy`` and a file
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib
 import importlib.util
@@ -41,7 +42,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from spades_env.agent import Agent
+from spades_env.agent import Agent, close_agent
 
 AgentFactory = Callable[..., Agent]
 
@@ -403,6 +404,16 @@ def make_agent(spec: str | AgentSpec, **kwargs) -> Agent:
     text = str(spec)
     factory, args = _resolve(parsed, text)
     return _build(factory, args, {**parsed.kwargs, **kwargs}, text)
+
+
+def agent_spec_argument(text: str) -> str:
+    """``argparse`` ``type=`` for an agent spec: the spec, once an agent has been made from it; else argparse's
+    one-line usage error naming what was wrong (a script stops before its work, not in a worker's traceback)."""
+    try:
+        close_agent(make_agent(text))
+    except (ValueError, OSError) as exc:  # AgentSpecError, an argument the agent refuses, a missing policy file
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 # ------------------------------------------------------------------ agents files

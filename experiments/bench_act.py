@@ -24,7 +24,7 @@ import torch
 
 from spades_env.agents.match import play_game
 from spades_env.agents.ppo.model import PPOAgent
-from spades_env.agents.registry import make_agent
+from spades_env.agents.registry import agent_spec_argument, make_agent
 from spades_env.experiments.time_agent import Timed
 from spades_env.game import SpadesConfig
 
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--agents", nargs="*", default=["endgame:ppo-v3:tricks=4,bag_cost=10"])
+    p.add_argument("--agents", nargs="*", type=agent_spec_argument, default=["endgame:ppo-v3:tricks=4,bag_cost=10"])
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     print(f"{'network':10} {'decisions':>9} {'torch us':>9} {'numpy us':>9} {'ratio':>6}")

@@ -54,6 +54,7 @@ from spades_env.agents.ppo.collect import Collector
 from spades_env.agents.ppo.model import SHIPPED, load_policy, masked_log_probs, save_policy
 from spades_env.agents.ppo.plans import LEARNER, Plan
 from spades_env.agents.ppo.score_context import draw_start
+from spades_env.agents.registry import agent_spec_argument
 from spades_env.observations import BID_CODES, layout
 
 HEURISTIC = ("agent", "heuristic")
@@ -182,7 +183,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True, help="folder of the labels, the fit and the policy")
     parser.add_argument("--num-players", type=int, choices=(4, 2), default=4, help="the variant")
     parser.add_argument("--init", default=None, help="the network that plays and is fitted (default: the shipped one)")
-    parser.add_argument("--teacher", default="search-v1", help="registry agent that labels the network's decisions")
+    parser.add_argument("--teacher", default="search-v1", type=agent_spec_argument,
+                        help="registry agent that labels the network's decisions")
     parser.add_argument("--seed", type=int, default=4242, help="seeds the deals (with each chunk's number)")
     parser.add_argument("--chunk-hands", type=int, default=64, help="hands per saved chunk")
     parser.add_argument("--chunks", type=int, default=1000, help="chunks to collect at most")

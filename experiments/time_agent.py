@@ -30,9 +30,8 @@ from collections import defaultdict
 
 import torch
 
-from spades_env.agent import close_agent
 from spades_env.agents.match import play_game
-from spades_env.agents.registry import make_agent
+from spades_env.agents.registry import agent_spec_argument, make_agent
 from spades_env.agents.search.play import tricks_left
 from spades_env.game import Phase, SpadesConfig
 from spades_env.rules import PRESETS
@@ -108,7 +107,7 @@ def fresh_process(task: tuple) -> tuple[int, float, dict[str, list[float]]]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("agents", nargs="+", metavar="agent",
+    parser.add_argument("agents", nargs="+", metavar="agent", type=agent_spec_argument,
                         help="registry agent specs, e.g. ppo-2p or search:worlds=8 (several: side by side)")
     parser.add_argument("--num-players", type=int, choices=(4, 2), default=4, help="the variant")
     parser.add_argument("--games", type=int, default=200, help="games to time (single hands unless --to-500)")
@@ -120,11 +119,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.games < 1:
         parser.error(f"--games and --rounds need at least 1, got {args.games} and {args.rounds}")
-    for spec in args.agents:  # a wrong spec: one line here, not a worker process's traceback
-        try:
-            close_agent(make_agent(spec))
-        except (ValueError, OSError) as exc:
-            parser.error(str(exc))
     torch.set_num_threads(1)
     phases: dict[str, dict[str, list[float]]] = {spec: defaultdict(lambda: [0, 0.0]) for spec in args.agents}
     times: dict[str, list[float]] = {spec: [] for spec in args.agents}

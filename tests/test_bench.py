@@ -106,13 +106,17 @@ def test_time_agent_times_several_agents_side_by_side(capsys):
         time_agent.main(["random", "--rounds", "0"])
 
 
-@pytest.mark.parametrize("spec, says", [("nosuch", "unknown agent 'nosuch'"),
-                                        ("endgame:ppo-v3:tricks=0", "1 <= tricks <= 13")])
-def test_time_agent_refuses_a_wrong_spec_in_one_line_before_timing(capsys, spec, says):
-    from spades_env.experiments import time_agent
+@pytest.mark.parametrize("script, args, says", [
+    ("time_agent", ["random", "nosuch", "--games", "1"], "unknown agent 'nosuch'"),
+    ("time_agent", ["endgame:ppo-v3:tricks=0"], "1 <= tricks <= 13"),
+    ("bench_act", ["--agents", "ppo:/no/such.pt"], "no PPO checkpoint at /no/such.pt"),
+    ("distil_search", ["--out", "unused", "--teacher", "search-v1:wrld=3"], "'wrld'"),
+])
+def test_a_wrong_agent_spec_is_one_line_before_any_work(capsys, script, args, says):
+    import importlib
 
     with pytest.raises(SystemExit) as exit_:
-        time_agent.main(["random", spec, "--games", "1"])
+        importlib.import_module(f"spades_env.experiments.{script}").main(args)
     err = capsys.readouterr()
     assert exit_.value.code == 2 and says in err.err and "Traceback" not in err.err and not err.out
 
