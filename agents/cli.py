@@ -53,19 +53,20 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def int_at_least(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number >= ``low``."""
+def int_at_least(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number >= ``low`` (and <= ``high``, when given)."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        if value < low or (high is not None and value > high):
+            within = f"at least {low}" if high is None else f"from {low} to {high}"
+            raise argparse.ArgumentTypeError(f"must be {within}, got {value}")
         return value
 
-    parse.__name__ = f"whole number >= {low}"  # argparse names the type in its messages
+    parse.__name__ = f"whole number >= {low}" if high is None else f"whole number {low}..{high}"  # argparse's messages
     return parse
 
 

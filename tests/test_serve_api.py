@@ -411,3 +411,13 @@ def test_spades_serve_refuses_an_unknown_agent_in_one_line(capsys):
     assert main(["--agents", "nosuchbot", "--games-dir", "/nonexistent/never"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("spades serve: unknown agent 'nosuchbot'") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_spades_serve_refuses_a_port_outside_0_to_65535_in_one_line(capsys, port):
+    from spades_env.agents.serve.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--port", port])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "argument --port:" in err and "Traceback" not in err

@@ -20,7 +20,7 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--games-dir", default="spades-games", help="folder of the saved games (made if needed)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on; other machines reach the server "
                                                         "only if you give 0.0.0.0")
-    p.add_argument("--port", type=int_at_least(0), default=8000, help="port (0: any free one)")
+    p.add_argument("--port", type=int_at_least(0, 65535), default=8000, help="port (0: any free one)")
     p.add_argument("--pace-ms", type=int_at_least(0), default=600,
                    help="the page's default pause between the bots' moves, in milliseconds")
     p.add_argument("--analysis-nodes", type=positive_int, default=ANALYSIS_NODES,
