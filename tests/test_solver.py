@@ -117,6 +117,31 @@ def test_priced_bags_match_minimax():
         + check_against_minimax(rng, 2, hands=100, most=4, bag_cost=25) == 700
 
 
+def test_priced_bags_match_minimax_four_tricks_left():
+    """Priced, a made contract's overtricks cost its side: the table keys on the tricks taken (not on trick bounds)."""
+    assert check_against_minimax(np.random.default_rng(17), 4, hands=20, most=4, bag_cost=10) == 80
+
+
+def test_trick_bounds_only_where_the_value_rises_with_the_tricks_but_for_the_penalty():
+    from spades_env.solver.kernel import trick_ordered
+    from spades_env.solver.position import side_tables
+
+    def dealt(bid: int) -> SpadesGame:
+        game = SpadesGame(num_players=4, single_hand=False)
+        game.reset(seed=3)
+        while game.phase != Phase.PLAY:
+            legal = game.legal_actions()
+            game.apply(A.LOOK if A.LOOK in legal else A.BID_BASE + bid)
+        return game
+
+    def rises(bid: int, cost: int) -> bool:
+        return bool(trick_ordered(side_tables(position_of(dealt(bid), cost)), 13))
+
+    assert rises(4, 0)  # contracts of 8: at most 5 bags, every trick worth as much or more
+    assert rises(1, 0)  # contracts of 2: ten bags within reach of either side, a fall (the penalty) at each end
+    assert not rises(4, 10)  # priced: every trick past a made contract costs its side
+
+
 def test_priced_bags_can_give_a_trick_away():
     """With every carried bag priced at its eventual cost, some endings are played otherwise: a side whose contract
     is made gives the opponents a trick it would take for the point."""
