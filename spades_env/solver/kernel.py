@@ -55,9 +55,12 @@ Why it looks the way it does:
   the same leader, spades broken and trick counts, whose top cards of each
   suit down to the lowest relevant one sit in the same hands: small cards
   that never mattered may lie anywhere. Without a Nil bid a hand's value is
-  set by each side's trick total, and entries hold bounds on side 0's tricks
-  from there on instead of values, which hold whatever tricks were taken
-  before (:func:`trick_range`): trick counts leave the key. With a Nil bid,
+  set by each side's trick total, and where it rises with side 0's tricks
+  (but for the bag penalties: :func:`trick_ordered`) entries hold bounds on
+  side 0's tricks from there on instead of values, which hold whatever tricks
+  were taken before (:func:`trick_range`): trick counts leave the key. With
+  carried bags priced the value falls past a made contract and such bounds
+  say little: those hands key on the classes below, as with a Nil. With a Nil bid,
   from ``CLASS_TRICKS`` tricks left, the key holds the *class* of the tricks
   taken since the root (:func:`past_classes`): splits after which every
   ending scores alike up to a constant (a made contract's side taking one
