@@ -140,13 +140,13 @@ def dds_solver(every_move: bool, one_best: bool):
 
 
 def bench(num_players: int, tricks_left: int, positions: int, seed: int, every_move: bool, max_nodes: int,
-          nil: bool = True, one_best: bool = False, dds: bool = False) -> Row:
+          nil: bool = True, one_best: bool = False, dds: bool = False, bag_cost: int = 0) -> Row:
     rng = np.random.default_rng([seed, num_players, tricks_left])
     times, nodes, standing = [], [], 0
     dds_times, plain_times, plain_nodes = [], [], []
     run_dds = dds_solver(every_move, one_best) if dds and num_players == 4 else None
     for _ in range(positions):
-        arrays = position_arrays(position_of(random_position(rng, num_players, tricks_left, nil)))
+        arrays = position_arrays(position_of(random_position(rng, num_players, tricks_left, nil), bag_cost))
         standing += bool(arrays["nil_bid"].any())
         elapsed, searched = timed_solve(arrays, every_move, max_nodes, one_best)
         times.append(elapsed)
@@ -197,6 +197,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--one-best", action="store_true", help="the value and one optimal card only")
     parser.add_argument("--max-nodes", type=int, default=20_000_000, help="stop a solve after this many nodes")
     parser.add_argument("--no-nil", action="store_true", help="the heuristic's Nil bids become bids of 1")
+    parser.add_argument("--bag-cost", type=int, default=0,
+                        help="each bag a side takes counted this many points against it (the search's bag_cost)")
     parser.add_argument("--dds", action="store_true",
                         help="four players: DDS (pip install endplay) on the same deals, tricks only, side by side")
     parser.add_argument("--nodes", action="store_true", help="print every position's node count")
@@ -213,13 +215,14 @@ def main(argv: list[str] | None = None) -> None:
     load_before = os.getloadavg()[0]
     mode = "every move exact" if args.every_move else "value + one best move" if args.one_best else "value + best moves"
     print(f"compile or cache load: {load_s:.1f} s; {mode}"
-          f"{'; no Nil bids' if args.no_nil else ''}; load average {load_before:.2f}")
+          f"{'; no Nil bids' if args.no_nil else ''}{f'; bags priced at {args.bag_cost}' if args.bag_cost else ''}; "
+          f"load average {load_before:.2f}")
     print(HEADER + (DDS_HEADER if args.dds else ""))
     rows = []
     for players in (int(p) for p in args.players.split(",")):
         for tricks in (int(t) for t in args.tricks.split(",")):
             row = bench(players, tricks, args.positions, args.seed, args.every_move, args.max_nodes, not args.no_nil,
-                        args.one_best, args.dds)
+                        args.one_best, args.dds, args.bag_cost)
             rows.append(row)
             print(show(row), flush=True)
             if args.nodes:
@@ -230,7 +233,7 @@ def main(argv: list[str] | None = None) -> None:
                 "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],  # at the start, at the end
                 "seed": args.seed, "every_move": args.every_move,
                 "one_best": args.one_best and not args.every_move, "load_s": round(load_s, 2),
-                "max_nodes": args.max_nodes, "nil_bids": not args.no_nil,
+                "max_nodes": args.max_nodes, "nil_bids": not args.no_nil, "bag_cost": args.bag_cost,
                 "machine": platform.processor() or platform.machine(), "python": platform.python_version()}
         with open(args.json, "w") as fh:
             finite = [{k: [None if n == math.inf else n for n in v] if k == "nodes" else None if v == math.inf else v

@@ -91,10 +91,13 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=30, help="positions (the benchmark's, from its seed)")
     parser.add_argument("--rounds", type=int, default=5, help="solves of each position by each kernel")
     parser.add_argument("--seed", type=int, default=2026, help="the positions' seed (bench_solver's default)")
+    parser.add_argument("--no-nil", action="store_true", help="the heuristic's Nil bids become bids of 1")
+    parser.add_argument("--bag-cost", type=int, default=0,
+                        help="each bag a side takes counted this many points against it (the search's bag_cost)")
     args = parser.parse_args()
     rng = np.random.default_rng([args.seed, args.players, args.tricks])
-    positions = [position_arrays(position_of(random_position(rng, args.players, args.tricks)))
-                 for _ in range(args.positions)]
+    positions = [position_arrays(position_of(random_position(rng, args.players, args.tricks, not args.no_nil),
+                                             args.bag_cost)) for _ in range(args.positions)]
     solvers = {args.against: Solver(kernel_of(args.against)), "this checkout": Solver(kernel)}
     for s in solvers.values():
         s.solve(positions[0])  # compile or load the cache outside the timing
@@ -107,7 +110,8 @@ def main() -> None:
                 start = time.perf_counter()
                 nodes[name][i] = solvers[name].solve(a)
                 best[name][i] = min(best[name][i], (time.perf_counter() - start) * 1000)
-    print(f"{args.players} players, {args.tricks} tricks, {args.positions} positions (seed {args.seed}), "
+    print(f"{args.players} players, {args.tricks} tricks, {args.positions} positions (seed {args.seed}"
+          f"{', no Nil bids' if args.no_nil else ''}{f', bags priced at {args.bag_cost}' if args.bag_cost else ''}), "
           f"least of {args.rounds} rounds each, value + best moves")
     print(f"{'solver':>16} {'nodes':>12} {'sum ms':>9} {'median ms':>10}")
     for name in solvers:

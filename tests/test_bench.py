@@ -129,3 +129,11 @@ def test_time_agent_times_games_to_500(capsys):
     assert whole > 2 * single  # a game to 500 is several hands
     time_agent.main(["random", "--games", "1", "--to-500"])
     assert "games to 500" in capsys.readouterr().out
+
+
+def test_bench_solver_prices_the_bags_when_asked(capsys):
+    from spades_env.experiments import bench_solver
+
+    bench_solver.main(["--positions", "2", "--tricks", "3", "--players", "4", "--no-nil", "--bag-cost", "10"])
+    out = capsys.readouterr().out
+    assert "no Nil bids; bags priced at 10" in out and "     4p      3    2" in out
