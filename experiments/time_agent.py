@@ -30,6 +30,7 @@ from collections import defaultdict
 
 import torch
 
+from spades_env.agents.cli import int_at_least
 from spades_env.agents.match import play_game
 from spades_env.agents.registry import agent_spec_argument, make_agent
 from spades_env.agents.search.play import tricks_left
@@ -110,15 +111,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("agents", nargs="+", metavar="agent", type=agent_spec_argument,
                         help="registry agent specs, e.g. ppo-2p or search:worlds=8 (several: side by side)")
     parser.add_argument("--num-players", type=int, choices=(4, 2), default=4, help="the variant")
-    parser.add_argument("--games", type=int, default=200, help="games to time (single hands unless --to-500)")
-    parser.add_argument("--rounds", type=int, default=1, help="rounds of the same games, the agents alternating")
+    parser.add_argument("--games", type=int_at_least(1), default=200,
+                        help="games to time (single hands unless --to-500)")
+    parser.add_argument("--rounds", type=int_at_least(1), default=1,
+                        help="rounds of the same games, the agents alternating")
     parser.add_argument("--seed", type=int, default=10_000, help="the first game's deal seed")
     parser.add_argument("--phases", action="store_true", help="also the time by phase and tricks left")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="default", help="the rule preset")
     parser.add_argument("--to-500", action="store_true", help="games to the target, not single hands")
     args = parser.parse_args(argv)
-    if args.rounds < 1 or args.games < 1:
-        parser.error(f"--games and --rounds need at least 1, got {args.games} and {args.rounds}")
     torch.set_num_threads(1)
     phases: dict[str, dict[str, list[float]]] = {spec: defaultdict(lambda: [0, 0.0]) for spec in args.agents}
     times: dict[str, list[float]] = {spec: [] for spec in args.agents}

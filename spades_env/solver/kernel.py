@@ -1430,13 +1430,14 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
     """
     st = start_state(hands, trick, nt, leader, broken, n, didx)
     st[NODE_LIMIT] = node_limit
-    st[BY_TRICKS] = merge[0] & merge[1] and trick_ordered(tables, (st[LEFT] + nt) // n)
-    fill_bounds(tables, (st[LEFT] + nt) // n, n, didx, bounds, nil_bid)
+    tricks = (st[LEFT] + nt) // n  # left at the root, the current one included
+    st[BY_TRICKS] = merge[0] & merge[1] and trick_ordered(tables, tricks)
+    fill_bounds(tables, tricks, n, didx, bounds, nil_bid)
     classes = np.empty((1, 2), np.int64)  # (unread with BY_TRICKS)
     if not st[BY_TRICKS]:
-        classes = past_classes(tables, (st[LEFT] + nt) // n, n, didx, nil_bid, merge, class_tricks)
+        classes = past_classes(tables, tricks, n, didx, nil_bid, merge, class_tricks)
     fr, mv, kk, scores = workspace()
-    cand = leaf_values(tables, (st[LEFT] + nt) // n, n)
+    cand = leaf_values(tables, tricks, n)
     args = (bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores)
     seat = (leader + nt) % n
     maximizing = seat & 1 == 0
