@@ -406,31 +406,14 @@ def sure_trumps(st):
 
 
 @njit(cache=True, _nrt=False)
-def nil_suit_safe(mine, theirs, slack) -> bool:
-    """The Nil bidder can play its cards ``mine`` of a suit without winning a trick of it, others holding
-    ``theirs``: its ``i``-th lowest card (from 0) has at most ``i - slack`` of their cards below it.
+def nil_suit_need(mine, theirs) -> int:
+    """How many of the Nil bidder's top cards ``mine`` of a suit need a partner's cover: all but its lowest ones,
+    its ``i``-th lowest (from 0) safe while it has at most ``i`` of the others' cards ``theirs`` below it.
 
     Why: it plays its highest card under the trick's best (its highest when the suit is ruffed), or its
     highest of a suit it discards. The lowest card is below all of theirs, so it always has one under the
     led card, and each trick takes one of its cards and, for its cards above the one played, one of their
-    cards below (the led card): the condition holds on. ``slack`` 1 is for the suit it leads itself (its
-    lowest card; the followers may then spend their high cards).
-    """
-    i = 0
-    x = mine
-    while x:
-        b = x & -x
-        x ^= b
-        if popcount(theirs & (b - 1)) > max(i - slack, 0):
-            return False
-        i += 1
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def nil_suit_need(mine, theirs) -> int:
-    """How many of the Nil bidder's top cards ``mine`` of a suit need a partner's cover: all but its lowest ones
-    for which :func:`nil_suit_safe` (``slack`` 0) holds."""
+    cards below (the led card): the condition holds on."""
     i = 0
     x = mine
     while x:
@@ -456,24 +439,23 @@ def nil_covered(mine, partner, need) -> bool:
 
 @njit(cache=True, _nrt=False)
 def nil_safe(st, seat) -> bool:
-    """The Nil bidder ``seat`` cannot take a trick whatever anyone plays.
+    """The Nil bidder ``seat``, not on lead, cannot take a trick whatever anyone plays (on lead: False).
 
     It holds no spade (so it never wins a ruff and never has to ruff), and
-    in each of its suits :func:`nil_suit_safe` holds for all but its top
-    cards (:func:`nil_suit_need`), for which its partner holds *covers*: in
-    a suit the partner holds, as many of its top cards, each above the Nil
-    bidder's card of the same place from the top (:func:`nil_covered`); for
-    the suits the partner is void in, together, as many spades (ruffs). No
-    partner in the two-player game. So it never wins a trick and never gets
-    the lead. If it is on lead now, it leads the lowest card of a suit some
-    other hand holds and that is safe with ``slack`` 1 and needs no cover.
+    in each of its suits all but its top cards are safe (:func:`nil_suit_need`),
+    for which its partner holds *covers*: in a suit the partner holds, as
+    many of its top cards, each above the Nil bidder's card of the same place
+    from the top (:func:`nil_covered`); for the suits the partner is void in,
+    together, as many spades (ruffs). No partner in the two-player game. So
+    it never wins a trick and never gets the lead. (On lead its side's quick
+    tricks would be its own: :func:`nil_cut_table` does not ask.)
 
     Why the covers suffice: in a trick of a suit with a need the partner
     plays its highest card of the suit (or ruffs) and the Nil bidder its
     highest under it, so a cover and a card needing one go together, and
     its lower cards keep the condition (no card of it below them left, fewer
-    of theirs below); with no need left it plays as :func:`nil_suit_safe`
-    says. On a spade lead the partner may have to spend a spade, and the Nil
+    of theirs below); with no need left its cards are safe as
+    :func:`nil_suit_need` says. On a spade lead the partner may have to spend a spade, and the Nil
     bidder, void, sheds a top card that needs a ruff. The partner, on lead,
     leads a cover, or with no need left anything. It gives up a cover
     otherwise only when void in the led suit with nothing but covers: with
@@ -483,11 +465,10 @@ def nil_safe(st, seat) -> bool:
     suit its partner ruffs, plays it under the ruff.
     """
     hand = st[HAND + seat]
-    if hand & SPADE_BITS:
+    if hand & SPADE_BITS or st[LEADER] == seat:
         return False
     partner = st[HAND + (seat + 2) % 4] if st[PLAYERS] == 4 else 0
     others = live_cards(st) & ~hand
-    lead_covered = st[LEADER] != seat
     ruffs = 0
     for suit in range(3):
         mine = hand & (SUIT_BITS << (13 * suit))
@@ -499,8 +480,7 @@ def nil_safe(st, seat) -> bool:
             ruffs += need
         elif need and not nil_covered(mine, partner & theirs, need):
             return False
-        lead_covered = lead_covered or (theirs != 0 and not need and nil_suit_safe(mine, theirs, 1))
-    return lead_covered and ruffs <= popcount(partner & SPADE_BITS)
+    return ruffs <= popcount(partner & SPADE_BITS)
 
 
 @njit(cache=True, _nrt=False)
@@ -528,7 +508,7 @@ def nil_cut_table(st, nil_bid, didx):
             ci = didx[st[TAKEN], st[TAKEN + 1], st[TAKEN + 2], st[TAKEN + 3]]
             st[TAKEN + seat] -= 1
             return ci, 1 - seat % 2, st[LEFT] // n - 1, 1 << top, -1
-        if st[LEADER] != seat and nil_safe(st, seat):
+        if nil_safe(st, seat):
             rel = 0  # its lowest card of each suit: every card below is another seat's, as many as the lengths say
             for suit in range(3):
                 mine = st[HAND + seat] & (SUIT_BITS << (13 * suit))
