@@ -18,6 +18,7 @@ import sys
 
 from spades_env.cards import hand_to_str, str_to_card
 from spades_env.render import SEAT_NAMES, bid_text
+from spades_env.variant import variant_of
 
 from .play.table import table
 from .play.terminal import Reader, Writer, print_line, read_line
@@ -110,8 +111,7 @@ def hand_intro(record: dict, labels: list[str]) -> str:
     scores = sides.scores_text(record["scores_before"], record["bags_before"])
     lines = [f"=== Hand {record['hand']} · {role} {short[record['dealer']]} · before: {scores} ==="]
     width = max(len(label) for label in labels)
-    dealt = "Dealt" if n == 4 else "Drawn"
-    lines.append(f"{dealt}:")
+    lines.append(f"{variant_of(n).dealt_word}:")
     lines += [f"  {labels[p]:<{width}}  {hand_to_str(hand_mask(record['hands'][p]))}" for p in range(n)]
     lines += [f"  {line}" for line in discard_lines(record)]
     lines.append("Bids:  " + " · ".join(f"{short[p]} {bid_text(b, record['blind_nil'][p])}"

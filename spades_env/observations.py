@@ -341,7 +341,7 @@ class ObservationTracker:
         # paths read them as the tracker's own attributes, one lookup fewer per action.
         t = _write_tables(n, kind)
         self._offset, self._idx, self._broken_idx, self._phase_idx = t.offset, t.idx, t.broken_idx, t.phase_idx
-        self._play_writes, self._last_writes, self._lead_writes = t.play_writes, t.last_writes, t.lead_writes
+        self._play_writes, self._last_writes = t.play_writes, t.last_writes
         self._turn_writes, self._bid_writes, self._win_writes = t.turn_writes, t.bid_writes, t.win_writes
         self._over_writes, self._at, self._others, self._tables = t.over_writes, t.at, t.others, t
         off = t.offset
