@@ -455,14 +455,15 @@ def nil_safe(st, seat) -> bool:
     highest under it, so a cover and a card needing one go together, and
     its lower cards keep the condition (no card of it below them left, fewer
     of theirs below); with no need left its cards are safe as
-    :func:`nil_suit_need` says. On a spade lead the partner may have to spend a spade, and the Nil
-    bidder, void, sheds a top card that needs a ruff. The partner, on lead,
-    leads a cover, or with no need left anything. It gives up a cover
-    otherwise only when void in the led suit with nothing but covers: with
-    none to spare its hand is then exactly the needs, and so is the Nil
-    bidder's (the hands are as long), which therefore holds no card of the
-    led suit that needs no cover, so it sheds the matching top card or, in a
-    suit its partner ruffs, plays it under the ruff.
+    :func:`nil_suit_need` says. On a spade lead the partner may have to
+    spend a spade, and the Nil bidder, void, sheds a top card that needs a
+    ruff. The partner, on lead, leads a cover, or with no need left
+    anything. It gives up a cover otherwise only when void in the led suit
+    with nothing but covers: with none to spare its hand is then exactly the
+    needs, and so is the Nil bidder's (the hands are as long), which
+    therefore holds no card of the led suit that needs no cover, so it sheds
+    the matching top card or, in a suit its partner ruffs, plays it under the
+    ruff.
     """
     hand = st[HAND + seat]
     if hand & SPADE_BITS or st[LEADER] == seat:
