@@ -90,6 +90,27 @@ def random_position(rng: np.random.Generator, num_players: int, tricks_left: int
     return game
 
 
+def benchmark_positions(num_players: int, tricks_left: int, count: int, seed: int, nil: bool = True,
+                        bag_cost: int = 0) -> list[dict]:
+    """The benchmark's ``count`` positions of one row (:func:`random_position` from ``seed``), as
+    :func:`~spades_env.solver.solve_arrays`' keyword arguments, carried bags priced at ``bag_cost``."""
+    rng = np.random.default_rng([seed, num_players, tricks_left])
+    return [position_arrays(position_of(random_position(rng, num_players, tricks_left, nil), bag_cost))
+            for _ in range(count)]
+
+
+def add_position_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that change the benchmark's positions (this script's and ``compare_solver``'s)."""
+    parser.add_argument("--no-nil", action="store_true", help="the heuristic's Nil bids become bids of 1")
+    parser.add_argument("--bag-cost", type=int, default=0,
+                        help="each bag a side takes counted this many points against it (the search's bag_cost)")
+
+
+def position_notes(args: argparse.Namespace) -> list[str]:
+    """What :func:`add_position_arguments`' options changed, for a run's header."""
+    return ["no Nil bids"] * args.no_nil + [f"bags priced at {args.bag_cost}"] * bool(args.bag_cost)
+
+
 def percentile(values: list[float], q: int) -> float:
     """No interpolation, so that a capped solve stays infinite."""
     return float(np.percentile(values, q, method="inverted_cdf"))
@@ -141,12 +162,10 @@ def dds_solver(every_move: bool, one_best: bool):
 
 def bench(num_players: int, tricks_left: int, positions: int, seed: int, every_move: bool, max_nodes: int,
           nil: bool = True, one_best: bool = False, dds: bool = False, bag_cost: int = 0) -> Row:
-    rng = np.random.default_rng([seed, num_players, tricks_left])
     times, nodes, standing = [], [], 0
     dds_times, plain_times, plain_nodes = [], [], []
     run_dds = dds_solver(every_move, one_best) if dds and num_players == 4 else None
-    for _ in range(positions):
-        arrays = position_arrays(position_of(random_position(rng, num_players, tricks_left, nil), bag_cost))
+    for arrays in benchmark_positions(num_players, tricks_left, positions, seed, nil, bag_cost):
         standing += bool(arrays["nil_bid"].any())
         elapsed, searched = timed_solve(arrays, every_move, max_nodes, one_best)
         times.append(elapsed)
@@ -196,9 +215,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--every-move", action="store_true", help="exact values for every legal card")
     parser.add_argument("--one-best", action="store_true", help="the value and one optimal card only")
     parser.add_argument("--max-nodes", type=int, default=20_000_000, help="stop a solve after this many nodes")
-    parser.add_argument("--no-nil", action="store_true", help="the heuristic's Nil bids become bids of 1")
-    parser.add_argument("--bag-cost", type=int, default=0,
-                        help="each bag a side takes counted this many points against it (the search's bag_cost)")
+    add_position_arguments(parser)
     parser.add_argument("--dds", action="store_true",
                         help="four players: DDS (pip install endplay) on the same deals, tricks only, side by side")
     parser.add_argument("--nodes", action="store_true", help="print every position's node count")
@@ -214,9 +231,8 @@ def main(argv: list[str] | None = None) -> None:
     load_s = time.perf_counter() - start
     load_before = os.getloadavg()[0]
     mode = "every move exact" if args.every_move else "value + one best move" if args.one_best else "value + best moves"
-    print(f"compile or cache load: {load_s:.1f} s; {mode}"
-          f"{'; no Nil bids' if args.no_nil else ''}{f'; bags priced at {args.bag_cost}' if args.bag_cost else ''}; "
-          f"load average {load_before:.2f}")
+    print("; ".join([f"compile or cache load: {load_s:.1f} s", mode, *position_notes(args),
+                     f"load average {load_before:.2f}"]))
     print(HEADER + (DDS_HEADER if args.dds else ""))
     rows = []
     for players in (int(p) for p in args.players.split(",")):

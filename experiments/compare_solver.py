@@ -2,7 +2,7 @@
 
 This machine's speed moves by up to 2x from one minute to the next, so two
 runs of ``bench_solver`` a minute apart do not compare kernels. Here both
-kernels solve the benchmark's positions (:func:`bench_solver.random_position`)
+kernels solve the benchmark's positions (:func:`bench_solver.benchmark_positions`)
 in turn, the order alternating, each position ``--rounds`` times; a
 position's time is the least of its rounds, and the ratio is of the sums
 (and of the medians). Node counts are exact and the same on any machine.
@@ -32,8 +32,8 @@ import numpy as np
 
 import spades_env.solver
 from spades_env.cards import NUM_CARDS
-from spades_env.experiments.bench_solver import random_position
-from spades_env.solver import kernel, position_arrays, position_of
+from spades_env.experiments.bench_solver import add_position_arguments, benchmark_positions, position_notes
+from spades_env.solver import kernel
 from spades_env.solver.api import DEFAULT_TABLE_BITS, SearchTable
 
 
@@ -72,7 +72,7 @@ class Solver:
         self.one_best = (False,) if "one_best" in inspect.signature(module.solve_root.py_func).parameters else ()
 
     def solve(self, a: dict) -> int:
-        """Nodes to solve the position ``a`` (:func:`position_arrays`), value and optimal cards."""
+        """Nodes to solve the position ``a`` (:func:`~spades_env.solver.position_arrays`), value and optimal cards."""
         t = self.table
         values = np.full(NUM_CARDS, self.k.INF, np.int64)
         _, nodes, _ = self.k.solve_root(a["hands"], a["trick"], a["nt"], a["leader"], int(a["spades_broken"]),
@@ -91,13 +91,10 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=30, help="positions (the benchmark's, from its seed)")
     parser.add_argument("--rounds", type=int, default=5, help="solves of each position by each kernel")
     parser.add_argument("--seed", type=int, default=2026, help="the positions' seed (bench_solver's default)")
-    parser.add_argument("--no-nil", action="store_true", help="the heuristic's Nil bids become bids of 1")
-    parser.add_argument("--bag-cost", type=int, default=0,
-                        help="each bag a side takes counted this many points against it (the search's bag_cost)")
+    add_position_arguments(parser)
     args = parser.parse_args()
-    rng = np.random.default_rng([args.seed, args.players, args.tricks])
-    positions = [position_arrays(position_of(random_position(rng, args.players, args.tricks, not args.no_nil),
-                                             args.bag_cost)) for _ in range(args.positions)]
+    positions = benchmark_positions(args.players, args.tricks, args.positions, args.seed, not args.no_nil,
+                                    args.bag_cost)
     solvers = {args.against: Solver(kernel_of(args.against)), "this checkout": Solver(kernel)}
     for s in solvers.values():
         s.solve(positions[0])  # compile or load the cache outside the timing
@@ -110,9 +107,9 @@ def main() -> None:
                 start = time.perf_counter()
                 nodes[name][i] = solvers[name].solve(a)
                 best[name][i] = min(best[name][i], (time.perf_counter() - start) * 1000)
-    print(f"{args.players} players, {args.tricks} tricks, {args.positions} positions (seed {args.seed}"
-          f"{', no Nil bids' if args.no_nil else ''}{f', bags priced at {args.bag_cost}' if args.bag_cost else ''}), "
-          f"least of {args.rounds} rounds each, value + best moves")
+    print(f"{args.players} players, {args.tricks} tricks, {args.positions} positions "
+          f"({', '.join([f'seed {args.seed}', *position_notes(args)])}), least of {args.rounds} rounds each, "
+          "value + best moves")
     print(f"{'solver':>16} {'nodes':>12} {'sum ms':>9} {'median ms':>10}")
     for name in solvers:
         print(f"{name:>16} {sum(nodes[name]):>12,} {sum(best[name]):>9.0f} {statistics.median(best[name]):>10.2f}")

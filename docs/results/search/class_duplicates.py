@@ -10,10 +10,8 @@ but the class: the entries per group bound what keys free of the tricks taken co
 
 import argparse
 
-import numpy as np
-
-from spades_env.experiments.bench_solver import random_position
-from spades_env.solver import kernel, position_arrays, position_of, solve_arrays, warm_up
+from spades_env.experiments.bench_solver import benchmark_positions
+from spades_env.solver import kernel, solve_arrays, warm_up
 from spades_env.solver.api import default_table
 
 
@@ -23,13 +21,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     warm_up()
-    rng = np.random.default_rng([args.seed, 4, args.tricks])
     table = default_table()
     print(f"# bench_solver's {args.tricks}-trick positions with a Nil standing (seed {args.seed})")
     print("| position | nodes | entries | without the class | entries per position |")
     print("|---|---|---|---|---|")
-    for i in range(30):
-        arrays = position_arrays(position_of(random_position(rng, 4, args.tricks), 0))
+    for i, arrays in enumerate(benchmark_positions(4, args.tricks, 30, args.seed)):
         if not arrays["nil_bid"].any():
             continue
         _, _, nodes = solve_arrays(**arrays, every_move=False, max_nodes=5_000_000)
