@@ -23,7 +23,7 @@ SPEC = "search-v5"
 World = tuple[dict[int, int] | None, int]  # each card's value (None: dropped) and the nodes spent
 
 
-def record() -> list[dict]:
+def record(games: int) -> list[dict]:
     """Run the games with the search instrumented: per searched decision, its worlds, fallback and card."""
     decisions: list[dict] = []
     solve_worlds, solve, search_card = play.solve_worlds, WorldSolver.solve, endgame.search_card
@@ -49,7 +49,7 @@ def record() -> list[dict]:
         return choice
 
     play.solve_worlds, WorldSolver.solve, endgame.search_card = recorded_worlds, recorded_solve, recorded_card
-    time_agent(SPEC, 4, ARGS.games, 31000, None, "house", False)
+    time_agent(SPEC, 4, games, 31000, None, "house", False)
     return [d for d in decisions if d.get("solved") and not d["nil_only"]]
 
 
@@ -80,8 +80,11 @@ def stopped(worlds: list[World], fallback: int, z: float, least: int) -> tuple[i
 
 
 def main() -> None:
-    decisions = record()
-    print(f"# {SPEC}, {ARGS.games} house-rule games to 500 (time_agent, seed 31000): {len(decisions)} searched "
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=4)
+    args = parser.parse_args()
+    decisions = record(args.games)
+    print(f"# {SPEC}, {args.games} house-rule games to 500 (time_agent, seed 31000): {len(decisions)} searched "
           f"decisions, {sum(len(d['worlds']) for d in decisions)} worlds")
     print("| least worlds | z | decisions changed | nodes saved |")
     print("|---|---|---|---|")
@@ -98,7 +101,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=4)
-    ARGS = parser.parse_args()
     main()
