@@ -24,6 +24,12 @@ from spades_env.game import SpadesConfig
 from spades_env.view import PlayerView
 
 
+def random_state(seed: int | None) -> np.random.RandomState:
+    """The legacy generator OpenSpiel's Python bots draw from, seeded from any integer (RandomState alone takes
+    only 32 bits; the tournament's seeds are 64)."""
+    return np.random.RandomState(np.random.MT19937(seed))
+
+
 class OpenSpielISMCTSAgent(BaseAgent):
     """OpenSpiel's IS-MCTS with ``simulations`` simulations a decision, ``rollouts`` random play-outs a leaf and
     exploration constant ``uct_c`` (points); reproducible from the seed ``reset`` hands it."""
@@ -46,12 +52,12 @@ class OpenSpielISMCTSAgent(BaseAgent):
                               "pip install -e '.[openspiel]'") from None
         self.ismcts, self.mcts, self.openspiel = ismcts, mcts, openspiel
         self.simulations, self.uct_c, self.rollouts = simulations, float(uct_c), rollouts
-        self.rng = np.random.RandomState(seed)
+        self.rng = random_state(seed)
         self.games: dict[tuple, object] = {}  # the OpenSpiel game of each hand's rules, dealer and totals
 
     def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:
         if seed is not None:
-            self.rng = np.random.RandomState(seed)
+            self.rng = random_state(seed)
 
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
         world = view.infostate.resample(self.rng.randint(2**31))

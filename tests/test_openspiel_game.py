@@ -175,7 +175,7 @@ def test_openspiels_ismcts_plays_a_hand_as_an_agent_reproducibly():
         seats = [make_agent("openspiel-ismcts:simulations=4"), make_agent("heuristic"),
                  make_agent("openspiel-ismcts:simulations=4"), make_agent("heuristic")]
         return play_game(seats, seed=seed, config=SpadesConfig(single_hand=True),
-                         agent_seeds=[1, 2, 3, 4]).hand_records[-1]
+                         agent_seeds=[1, 2, 2**40, 4]).hand_records[-1]
 
     first = hand(6)
     assert first["actions"] == hand(6)["actions"]
