@@ -53,7 +53,7 @@ class OpenSpielISMCTSAgent(BaseAgent):
         self.ismcts, self.mcts, self.openspiel = ismcts, mcts, openspiel
         self.simulations, self.uct_c, self.rollouts = simulations, float(uct_c), rollouts
         self.rng = random_state(seed)
-        self.games: dict[tuple, object] = {}  # the OpenSpiel game of each hand's rules, dealer and totals
+        self.hand: tuple[tuple, object] | None = None  # the current hand's (rules, dealer, totals) and its game
 
     def reset(self, seat: int, seed: int | None = None, config: SpadesConfig | None = None) -> None:
         if seed is not None:
@@ -70,10 +70,10 @@ class OpenSpielISMCTSAgent(BaseAgent):
     def game_of(self, world) -> object:
         """The OpenSpiel game of ``world``'s hand: its rules as one hand, dealt at its totals."""
         key = (world.config, world.dealer, world.scores_before, world.bags_before)
-        if key not in self.games:
+        if self.hand is None or self.hand[0] != key:
             (score_0, score_1), (bags_0, bags_1) = world.scores_before, world.bags_before
             params = {"dealer": world.dealer, "score_0": score_0, "score_1": score_1, "bags_0": bags_0,
                       "bags_1": bags_1}
             config = dataclasses.replace(world.config, single_hand=True)
-            self.games = {key: self.openspiel.SpadesOpenSpielGame(params, config=config)}  # one hand's at a time
-        return self.games[key]
+            self.hand = key, self.openspiel.SpadesOpenSpielGame(params, config=config)
+        return self.hand[1]
