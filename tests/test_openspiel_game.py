@@ -184,3 +184,18 @@ def test_openspiels_ismcts_plays_a_hand_as_an_agent_reproducibly():
     assert len(game.hand_records) == 2 and any(game.hand_records[1]["scores_before"])  # dealt at the game's score
     with pytest.raises(ValueError, match="simulations >= 1"):
         make_agent("openspiel-ismcts:simulations=0")
+
+
+def test_this_packages_agents_are_openspiel_bots():
+    from open_spiel.python.algorithms import evaluate_bots
+
+    from spades_env.agents import make_agent
+
+    game = pyspiel.load_game("python_spades(rules=house)")
+    bots = [openspiel.AgentBot(make_agent("heuristic"), p, seed=p) for p in range(4)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(8))
+    assert sum(returns) == 0 and returns[0] == returns[2]
+    state = game.new_initial_state()
+    deal(state, np.random.default_rng(9))
+    with pytest.raises(ValueError, match="this bot plays player 1, but player 0 is to act"):
+        bots[1].step(state)

@@ -26,6 +26,7 @@ this one is this package's engine, :class:`~spades_env.game.SpadesGame`, behind 
   (``rl_environment`` then reads the observation tensor).
 - **Search.** ``clone`` is the engine's; ``resample_from_infostate`` deals the hidden cards among the consistent
   deals (:func:`spades_env.determinize.resample`) and replays the hand on them, so OpenSpiel's IS-MCTS runs as is.
+- **Bots.** :class:`AgentBot` makes any agent of this package an OpenSpiel bot (``evaluate_bots``).
 
 Parameters (``pyspiel.load_game("python_spades(name=value,...)")``): ``num_players`` (4 or 2), ``rules`` (a
 preset of :data:`spades_env.rules.PRESETS`: ``default`` or ``house``), ``dealer`` (-1: the last seat, so player 0
@@ -43,6 +44,7 @@ import numpy as np
 import pyspiel
 
 from spades_env import actions as A
+from spades_env.agent import ActFunction, Agent, ask, reset_agent
 from spades_env.cards import NUM_CARDS, TRICKS_PER_HAND, card_to_str, cards_of, hand_to_str, mask_of
 from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.observations import decode, encode, observation_size
@@ -298,7 +300,29 @@ class SpadesObserver:
         return key
 
 
+class AgentBot(pyspiel.Bot):
+    """Any agent of this package (``act(observation, action_mask, view)``: the heuristic, a network, a search)
+    as an OpenSpiel bot for ``player_id``, for OpenSpiel's loops (``evaluate_bots``); ``seed`` seeds it at each
+    ``restart_at``."""
+
+    def __init__(self, agent: Agent | ActFunction, player_id: int, seed: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        self.agent, self.player_id, self.seed = agent, player_id, seed
+
+    def restart_at(self, state: SpadesState) -> None:
+        reset_agent(self.agent, self.player_id, self.seed, state.game.config)
+
+    def inform_action(self, state: SpadesState, player_id: int, action: int) -> None:
+        """Nothing to do: the agent reads the whole view at its turn."""
+
+    def step(self, state: SpadesState) -> int:
+        if state.current_player() != self.player_id:
+            raise ValueError(f"this bot plays player {self.player_id}, but player {state.current_player()} is to act")
+        game = state.game
+        return ask(self.agent, game, lambda kind: encode(game, self.player_id, kind), ask_forced=True)
+
+
 pyspiel.register_game(_TYPE, SpadesOpenSpielGame)
 
-__all__ = ["GAME_NAME", "PARAMETERS", "SpadesObserver", "SpadesOpenSpielGame", "SpadesState", "config_of",
+__all__ = ["GAME_NAME", "PARAMETERS", "AgentBot", "SpadesObserver", "SpadesOpenSpielGame", "SpadesState", "config_of",
            "decision_bound", "points_bound", "replay"]
