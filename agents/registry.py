@@ -386,6 +386,8 @@ def _build(factory: AgentFactory, args: tuple, kwargs: dict, text: str) -> Agent
         if not _CALL_ERROR.search(str(exc)):
             raise
         raise AgentSpecError(f"agent spec {text!r}: {exc}") from None
+    except ImportError as exc:  # an agent whose library is not installed: its message names the extra
+        raise AgentSpecError(f"agent spec {text!r}: {exc}") from None
     if not callable(getattr(agent, "act", None)):
         raise AgentSpecError(f"agent spec {text!r}: {title} made a {type(agent).__name__}, which has no "
                              "act(observation, action_mask, view) method")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -184,6 +186,15 @@ def test_openspiels_ismcts_plays_a_hand_as_an_agent_reproducibly():
     assert len(game.hand_records) == 2 and any(game.hand_records[1]["scores_before"])  # dealt at the game's score
     with pytest.raises(ValueError, match="simulations >= 1"):
         make_agent("openspiel-ismcts:simulations=0")
+
+
+def test_without_open_spiel_the_agent_names_its_extra_in_one_line(monkeypatch):
+    from spades_env.agents import AgentSpecError, make_agent
+
+    for name in [m for m in sys.modules if m.split(".")[0] == "open_spiel"] + ["open_spiel"]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if never installed, whatever was imported before
+    with pytest.raises(AgentSpecError, match=r"needs the \[openspiel\] extra .*pip install -e '.\[openspiel\]'"):
+        make_agent("openspiel-ismcts")
 
 
 def test_this_packages_agents_are_openspiel_bots():
