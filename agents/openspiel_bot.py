@@ -1,12 +1,13 @@
-"""OpenSpiel's IS-MCTS as an agent: ``openspiel-ismcts``, ``openspiel-ismcts:simulations=400,uct_c=200``.
+"""OpenSpiel's IS-MCTS as an agent: ``openspiel-ismcts``, ``openspiel-ismcts:simulations=400,rollout=heuristic``.
 
 Information-set Monte Carlo tree search (Cowling et al.), as OpenSpiel writes it
 (``open_spiel.python.algorithms.ismcts``), on this package's hand as an OpenSpiel game
 (:mod:`spades_env.wrappers.openspiel`): one tree over the seat's information states, each simulation on a deal
-resampled from the root's information state, leaves valued by random play-outs to the end of the hand
-(OpenSpiel's ``RandomRolloutEvaluator``), the most visited action played. The values are the hand's points
-(my side's minus the other's), so ``uct_c`` is in points. In a game to a target each hand is searched as
-one hand dealt at the game's scores and bags. Needs ``open-spiel`` (``pip install -e ".[openspiel]"``).
+resampled from the root's information state, leaves valued by play-outs to the end of the hand, the most visited
+action played. The play-outs are random (OpenSpiel's ``RandomRolloutEvaluator``), or with ``rollout=NAME`` a
+registered agent plays every seat (:class:`AgentRollouts`). The values are the hand's points (my side's minus the
+other's), so ``uct_c`` is in points. In a game to a target each hand is searched as one hand dealt at the game's
+scores and bags. Needs ``open-spiel`` (``pip install -e ".[openspiel]"``).
 
 What it shows is the interface: an OpenSpiel algorithm playing in this package's tournaments, benchmark and
 browser table. The bot is handed a state built on a deal drawn from the seat's information state, never the
@@ -19,9 +20,12 @@ import dataclasses
 
 import numpy as np
 
-from spades_env.agent import BaseAgent
+from spades_env.agent import Agent, BaseAgent, ask
 from spades_env.game import SpadesConfig
+from spades_env.observations import encode
 from spades_env.view import PlayerView
+
+from .registry import make_agent
 
 
 def random_state(seed: int | None) -> np.random.RandomState:
@@ -30,14 +34,38 @@ def random_state(seed: int | None) -> np.random.RandomState:
     return np.random.RandomState(np.random.MT19937(seed))
 
 
+class AgentRollouts:
+    """An OpenSpiel evaluator (``evaluate``, ``prior``): the mean returns of ``rollouts`` play-outs of the hand by
+    ``agent`` at every seat, on the engine directly; a uniform prior."""
+
+    def __init__(self, agent: Agent, rollouts: int, hand_returns) -> None:
+        self.agent, self.rollouts, self.hand_returns = agent, rollouts, hand_returns
+
+    def evaluate(self, state) -> np.ndarray:
+        total = 0.0
+        for _ in range(self.rollouts):
+            game = state.game.clone()
+            if state.pending is not None:  # a replacement's draw, from the world's own generator
+                game.apply(state.pending)
+            while not game.game_over:
+                game.apply(ask(self.agent, game, lambda kind, g=game: encode(g, g.current_player, kind)))
+            total = total + np.array(self.hand_returns(game))
+        return total / self.rollouts
+
+    def prior(self, state) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(action, 1 / len(legal)) for action in legal]
+
+
 class OpenSpielISMCTSAgent(BaseAgent):
-    """OpenSpiel's IS-MCTS with ``simulations`` simulations a decision, ``rollouts`` random play-outs a leaf and
-    exploration constant ``uct_c`` (points); reproducible from the seed ``reset`` hands it."""
+    """OpenSpiel's IS-MCTS with ``simulations`` simulations a decision, ``rollouts`` play-outs a leaf (random, or
+    by the registered agent ``rollout``) and exploration constant ``uct_c`` (points); reproducible from the seed
+    ``reset`` hands it."""
 
     needs_observation = False
     needs_infostate = True
 
-    def __init__(self, simulations: int = 100, uct_c: float = 100.0, rollouts: int = 1,
+    def __init__(self, simulations: int = 100, uct_c: float = 100.0, rollouts: int = 1, rollout: str = "random",
                  seed: int | None = None) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1 or \
                 isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1 or not uct_c >= 0:
@@ -52,6 +80,8 @@ class OpenSpielISMCTSAgent(BaseAgent):
                               "pip install -e '.[openspiel]'") from None
         self.ismcts, self.mcts, self.openspiel = ismcts, mcts, openspiel
         self.simulations, self.uct_c, self.rollouts = simulations, float(uct_c), rollouts
+        self.rollout = None if rollout == "random" else AgentRollouts(make_agent(rollout), rollouts,
+                                                                     openspiel.hand_returns)
         self.rng = random_state(seed)
         self.hand: tuple[tuple, object] | None = None  # the current hand's (rules, dealer, totals) and its game
 
@@ -62,7 +92,7 @@ class OpenSpielISMCTSAgent(BaseAgent):
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray, view: PlayerView) -> int:
         world = view.infostate.resample(self.rng.randint(2**31))
         state = self.openspiel.replay(self.game_of(world), world)
-        evaluator = self.mcts.RandomRolloutEvaluator(self.rollouts, self.rng)
+        evaluator = self.rollout or self.mcts.RandomRolloutEvaluator(self.rollouts, self.rng)
         bot = self.ismcts.ISMCTSBot(state.get_game(), evaluator, self.uct_c, self.simulations, random_state=self.rng)
         bot.set_resampler(lambda s, player: s.resample_from_infostate(player, self.rng.uniform))
         return int(bot.step(state))

@@ -76,6 +76,12 @@ _TYPE = pyspiel.GameType(
 )
 
 
+def hand_returns(game: SpadesGame) -> list[float]:
+    """Each player's return once ``game``'s hand is scored: its side's points minus the other side's."""
+    points, side_of = game.hand_records[-1]["points"], game.side_of
+    return [float(points[side_of[p]] - points[1 - side_of[p]]) for p in range(game.num_players)]
+
+
 def config_of(params: dict) -> SpadesConfig:
     """The single-hand rules ``params`` (:data:`PARAMETERS`) name, or a one-line ValueError."""
     if params["rules"] not in PRESETS:
@@ -217,12 +223,7 @@ class SpadesState(pyspiel.State):
         return f"deal {card_to_str(action)}"
 
     def returns(self) -> list[float]:
-        n = self.rules.config.num_players
-        if not self.is_terminal():
-            return [0.0] * n
-        points = self.game.hand_records[-1]["points"]
-        side_of = self.game.side_of
-        return [float(points[side_of[p]] - points[1 - side_of[p]]) for p in range(n)]
+        return hand_returns(self.game) if self.is_terminal() else [0.0] * self.rules.config.num_players
 
     def __str__(self) -> str:
         if len(self.dealt) < NUM_CARDS:
@@ -325,4 +326,4 @@ class AgentBot(pyspiel.Bot):
 pyspiel.register_game(_TYPE, SpadesOpenSpielGame)
 
 __all__ = ["GAME_NAME", "PARAMETERS", "AgentBot", "SpadesObserver", "SpadesOpenSpielGame", "SpadesState", "config_of",
-           "decision_bound", "points_bound", "replay"]
+           "decision_bound", "hand_returns", "points_bound", "replay"]
