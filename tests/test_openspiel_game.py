@@ -181,7 +181,8 @@ def test_openspiels_ismcts_plays_a_hand_as_an_agent_reproducibly():
 
     first = hand(6)
     assert first["actions"] == hand(6)["actions"]
-    seats = [make_agent("openspiel-ismcts:simulations=2"), make_agent("openspiel-ismcts:simulations=2,rollout=heuristic")] * 2
+    seats = [make_agent("openspiel-ismcts:simulations=2"),
+             make_agent("openspiel-ismcts:simulations=2,rollout=heuristic")] * 2
     game = play_game(seats, seed=7, config=SpadesConfig(max_hands=2), agent_seeds=[1, 2, 3, 4])
     assert len(game.hand_records) == 2 and any(game.hand_records[1]["scores_before"])  # dealt at the game's score
     with pytest.raises(ValueError, match="simulations >= 1"):
