@@ -69,8 +69,12 @@ def test_the_deal_is_explicit_chance_card_k_to_seat_k_mod_4():
     state = pyspiel.load_game("python_spades").new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == NUM_CARDS
     assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1)
+    other = state.clone()
+    other.apply_action(1)
     order = list(reversed(range(NUM_CARDS)))
-    for card in order:
+    state.apply_action(order[0])
+    assert other.information_state_string(0) == state.information_state_string(0)  # no one sees a card yet
+    for card in order[1:]:
         state.apply_action(card)
     assert [sorted(order[s::4]) for s in range(4)] == [sorted(np.flatnonzero(
         [state.game.hands[s] >> c & 1 for c in range(NUM_CARDS)])) for s in range(4)]

@@ -45,7 +45,7 @@ import pyspiel
 
 from spades_env import actions as A
 from spades_env.agent import ActFunction, Agent, ask, reset_agent
-from spades_env.cards import NUM_CARDS, TRICKS_PER_HAND, card_to_str, cards_of, hand_to_str, mask_of
+from spades_env.cards import NUM_CARDS, TRICKS_PER_HAND, card_to_str, cards_of
 from spades_env.game import Phase, SpadesConfig, SpadesGame
 from spades_env.observations import decode, encode, observation_size
 from spades_env.render import render_text
@@ -261,7 +261,6 @@ def replay(game: SpadesOpenSpielGame, world: SpadesGame) -> SpadesState:
     return state
 
 
-
 class SpadesObserver:
     """OpenSpiel's observer: the observation (``tensor``, ``dict``, a string) or, with perfect recall, the
     information-state string of a player."""
@@ -288,10 +287,8 @@ class SpadesObserver:
 
     def string_from(self, state: SpadesState, player: int) -> str:
         n = state.rules.config.num_players
-        if len(state.dealt) < NUM_CARDS:
-            mine = state.dealt if n == 2 else state.dealt[player::n]
-            seen = hand_to_str(mask_of(mine)) if self.perfect_recall else ""
-            return f"player {player} dealing {len(state.dealt)} {seen}"
+        if len(state.dealt) < NUM_CARDS:  # no one sees a card before the engine's hand starts (perfect recall)
+            return f"player {player}: {len(state.dealt)} cards dealt"
         if not self.perfect_recall:
             self.set_from(state, player)
             return json.dumps(decode(self.tensor, n), separators=(",", ":"))
