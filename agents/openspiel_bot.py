@@ -9,19 +9,20 @@ registered agent plays every seat (:class:`AgentRollouts`). The values are the h
 other's), so ``uct_c`` is in points. In a game to a target each hand is searched as one hand dealt at the game's
 scores and bags. Needs ``open-spiel`` (``pip install -e ".[openspiel]"``).
 
-What it shows is the interface: an OpenSpiel algorithm playing in this package's tournaments, benchmark and
-browser table. The bot is handed a state built on a deal drawn from the seat's information state, never the
-true deal, so any OpenSpiel bot put here sees only what the seat may see.
+What it shows is the interface: an OpenSpiel algorithm playing wherever this package takes an agent spec
+(tournaments, ``spades benchmark``, ``spades play``). The bot is handed a state built on a deal drawn from the
+seat's information state, never the true deal, so any OpenSpiel bot put here sees only what the seat may see.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
 from spades_env.agent import Agent, BaseAgent, ask
-from spades_env.game import SpadesConfig
+from spades_env.game import SpadesConfig, SpadesGame
 from spades_env.observations import encode
 from spades_env.view import PlayerView
 
@@ -38,7 +39,8 @@ class AgentRollouts:
     """An OpenSpiel evaluator (``evaluate``, ``prior``): the mean returns of ``rollouts`` play-outs of the hand by
     ``agent`` at every seat, on the engine directly; a uniform prior."""
 
-    def __init__(self, agent: Agent, rollouts: int, hand_returns) -> None:
+    def __init__(self, agent: Agent, rollouts: int, hand_returns: Callable[[SpadesGame], list[float]]) -> None:
+        # hand_returns is the OpenSpiel module's (passed in: this module loads before open-spiel is imported)
         self.agent, self.rollouts, self.hand_returns = agent, rollouts, hand_returns
 
     def evaluate(self, state) -> np.ndarray:
