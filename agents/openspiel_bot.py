@@ -23,7 +23,6 @@ import numpy as np
 
 from spades_env.agent import Agent, BaseAgent, ask
 from spades_env.game import SpadesConfig, SpadesGame
-from spades_env.observations import encode
 from spades_env.view import PlayerView
 
 from .registry import make_agent
@@ -50,7 +49,7 @@ class AgentRollouts:
             if state.pending is not None:  # a replacement's draw, from the world's own generator
                 game.apply(state.pending)
             while not game.game_over:
-                game.apply(ask(self.agent, game, lambda kind, g=game: encode(g, g.current_player, kind)))
+                game.apply(ask(self.agent, game))
             total = total + np.array(self.hand_returns(game))
         return total / self.rollouts
 

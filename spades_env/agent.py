@@ -17,6 +17,7 @@ import numpy as np
 
 from .actions import mask_array
 from .game import SpadesConfig, SpadesGame
+from .observations import encode
 from .view import PlayerView, player_view
 
 
@@ -168,21 +169,22 @@ def forced_action(legal: int) -> int | None:
     return legal.bit_length() - 1 if legal & (legal - 1) == 0 else None
 
 
-def ask(agent: Agent | ActFunction, game: SpadesGame, observe: Callable[[str], np.ndarray] | None,
+def ask(agent: Agent | ActFunction, game: SpadesGame, observe: Callable[[str], np.ndarray] | None = None,
         ask_forced: bool = False) -> int:
     """The action ``agent`` takes for the player to act in ``game``.
 
     A forced move is returned without asking unless ``ask_forced``.
-    ``observe(kind)`` gives the player's observation vector of that kind; it
-    is only called when the agent reads one (``observe`` may be None when no
-    agent of the caller does). The view is built only when the agent reads it.
+    ``observe(kind)`` gives the player's observation vector of that kind (a
+    caller's tracker, kept up to date action by action); None builds it from
+    scratch (:func:`~spades_env.observations.encode`). Either is used only
+    when the agent reads a vector, and the view only when it reads one.
     """
     legal = game.legal_mask()
     if not ask_forced and (forced := forced_action(legal)) is not None:
         return forced
     seat = game.current_player
     kind = observation_kind(agent)
-    observation = None if kind is None or observe is None else observe(kind)
+    observation = None if kind is None else observe(kind) if observe is not None else encode(game, seat, kind)
     mask = mask_array(legal)
     view = player_view(game, seat, infostate=needs_infostate(agent)) if needs_view(agent) else None
     act = getattr(agent, "act", agent)

@@ -100,7 +100,7 @@ def _play_out(game: SpadesGame, my_bid: int, player: HeuristicAgent) -> dict:
     hands = len(game.hand_records)
     game.apply(my_bid)
     while len(game.hand_records) == hands:
-        game.apply(ask(player, game, None))
+        game.apply(ask(player, game))
     return game.hand_records[-1]
 
 

@@ -23,7 +23,6 @@ from pathlib import Path
 
 from spades_env import actions as A
 from spades_env.agent import ask, check_config, close_agent, reset_agent
-from spades_env.observations import encode
 from spades_env.records import GameWriter
 from spades_env.render import SEAT_NAMES
 from spades_env.view import player_view
@@ -189,7 +188,7 @@ class ServedGame:
                     if not self._bot_to_act():
                         return
                     player = game.current_player
-                action = ask(self.bots[player], game, lambda kind: encode(game, game.current_player, kind))
+                action = ask(self.bots[player], game)
                 with self.lock:
                     if not game.is_legal(action):
                         self.error = f"{self.offered[player].label} chose an illegal action {action!r}"

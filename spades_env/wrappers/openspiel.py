@@ -316,8 +316,7 @@ class AgentBot(pyspiel.Bot):
     def step(self, state: SpadesState) -> int:
         if state.current_player() != self.player_id:
             raise ValueError(f"this bot plays player {self.player_id}, but player {state.current_player()} is to act")
-        game = state.game
-        return ask(self.agent, game, lambda kind: encode(game, self.player_id, kind), ask_forced=True)
+        return ask(self.agent, state.game, ask_forced=True)
 
 
 pyspiel.register_game(_TYPE, SpadesOpenSpielGame)
