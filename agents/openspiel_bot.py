@@ -5,9 +5,9 @@ Information-set Monte Carlo tree search (Cowling et al.), as OpenSpiel writes it
 (:mod:`spades_env.wrappers.openspiel`): one tree over the seat's information states, each simulation on a deal
 resampled from the root's information state, leaves valued by play-outs to the end of the hand, the most visited
 action played. The play-outs are random (OpenSpiel's ``RandomRolloutEvaluator``), or with ``rollout=NAME`` a
-registered agent plays every seat (:class:`AgentRollouts`). The values are the hand's points (my side's minus the
-other's), so ``uct_c`` is in points. In a game to a target each hand is searched as one hand dealt at the game's
-scores and bags. Needs ``open-spiel`` (``pip install -e ".[openspiel]"``).
+registered agent plays every seat (:class:`spades_env.wrappers.openspiel.AgentRollouts`). The values are the
+hand's points (my side's minus the other's), so ``uct_c`` is in points. In a game to a target each hand is searched
+as one hand dealt at the game's scores and bags. Needs ``open-spiel`` (``pip install -e ".[openspiel]"``).
 
 What it shows is the interface: an OpenSpiel algorithm playing wherever this package takes an agent spec
 (tournaments, ``spades benchmark``, ``spades play``). The bot is handed a state built on a deal drawn from the
@@ -17,12 +17,11 @@ seat's information state, never the true deal, so any OpenSpiel bot put here see
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 import numpy as np
 
-from spades_env.agent import Agent, BaseAgent, ask
-from spades_env.game import SpadesConfig, SpadesGame
+from spades_env.agent import BaseAgent
+from spades_env.game import SpadesConfig
 from spades_env.view import PlayerView
 
 from .registry import make_agent
@@ -32,30 +31,6 @@ def random_state(seed: int | None) -> np.random.RandomState:
     """The legacy generator OpenSpiel's Python bots draw from, seeded from any integer (RandomState alone takes
     only 32 bits; the tournament's seeds are 64)."""
     return np.random.RandomState(np.random.MT19937(seed))
-
-
-class AgentRollouts:
-    """An OpenSpiel evaluator (``evaluate``, ``prior``): the mean returns of ``rollouts`` play-outs of the hand by
-    ``agent`` at every seat, on the engine directly; a uniform prior."""
-
-    def __init__(self, agent: Agent, rollouts: int, hand_returns: Callable[[SpadesGame], list[float]]) -> None:
-        # hand_returns is the OpenSpiel module's (passed in: this module loads before open-spiel is imported)
-        self.agent, self.rollouts, self.hand_returns = agent, rollouts, hand_returns
-
-    def evaluate(self, state) -> np.ndarray:
-        total = 0.0
-        for _ in range(self.rollouts):
-            game = state.game.clone()
-            if state.pending is not None:  # a replacement's draw, from the world's own generator
-                game.apply(state.pending)
-            while not game.game_over:
-                game.apply(ask(self.agent, game))
-            total = total + np.array(self.hand_returns(game))
-        return total / self.rollouts
-
-    def prior(self, state) -> list[tuple[int, float]]:
-        legal = state.legal_actions()
-        return [(action, 1 / len(legal)) for action in legal]
 
 
 class OpenSpielISMCTSAgent(BaseAgent):
@@ -81,8 +56,7 @@ class OpenSpielISMCTSAgent(BaseAgent):
                               "pip install -e '.[openspiel]'") from None
         self.ismcts, self.mcts, self.openspiel = ismcts, mcts, openspiel
         self.simulations, self.uct_c, self.rollouts = simulations, float(uct_c), rollouts
-        self.rollout = None if rollout == "random" else AgentRollouts(make_agent(rollout), rollouts,
-                                                                     openspiel.hand_returns)
+        self.rollout = None if rollout == "random" else openspiel.AgentRollouts(make_agent(rollout), rollouts)
         self.rng = random_state(seed)
         self.hand: tuple[tuple, object] | None = None  # the current hand's (rules, dealer, totals) and its game
 

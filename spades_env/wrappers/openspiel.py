@@ -26,7 +26,8 @@ this one is this package's engine, :class:`~spades_env.game.SpadesGame`, behind 
   (``rl_environment`` then reads the observation tensor).
 - **Search.** ``clone`` is the engine's; ``resample_from_infostate`` deals the hidden cards among the consistent
   deals (:func:`spades_env.determinize.resample`) and replays the hand on them, so OpenSpiel's IS-MCTS runs as is.
-- **Bots.** :class:`AgentBot` makes any agent of this package an OpenSpiel bot (``evaluate_bots``).
+- **Bots.** :class:`AgentBot` makes any agent of this package an OpenSpiel bot (``evaluate_bots``), and
+  :class:`AgentRollouts` an MCTS evaluator (its play-outs value the leaves).
 
 Parameters (``pyspiel.load_game("python_spades(name=value,...)")``): ``num_players`` (4 or 2), ``rules`` (a
 preset of :data:`spades_env.rules.PRESETS`: ``default`` or ``house``), ``dealer`` (-1: the last seat, so player 0
@@ -319,7 +320,30 @@ class AgentBot(pyspiel.Bot):
         return ask(self.agent, state.game, ask_forced=True)
 
 
+class AgentRollouts:
+    """An OpenSpiel evaluator (``evaluate``, ``prior``) for MCTS bots: the mean returns of ``rollouts`` play-outs of
+    the hand by ``agent`` at every seat, on the engine directly; a uniform prior."""
+
+    def __init__(self, agent: Agent | ActFunction, rollouts: int = 1) -> None:
+        self.agent, self.rollouts = agent, rollouts
+
+    def evaluate(self, state: SpadesState) -> np.ndarray:
+        total = np.zeros(state.rules.config.num_players)
+        for _ in range(self.rollouts):
+            game = state.game.clone()
+            if state.pending is not None:  # a replacement's draw, from the world's own generator
+                game.apply(state.pending)
+            while not game.game_over:
+                game.apply(ask(self.agent, game))
+            total += hand_returns(game)
+        return total / self.rollouts
+
+    def prior(self, state: SpadesState) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(action, 1 / len(legal)) for action in legal]
+
+
 pyspiel.register_game(_TYPE, SpadesOpenSpielGame)
 
-__all__ = ["GAME_NAME", "PARAMETERS", "AgentBot", "SpadesObserver", "SpadesOpenSpielGame", "SpadesState", "config_of",
-           "decision_bound", "hand_returns", "points_bound", "replay"]
+__all__ = ["GAME_NAME", "PARAMETERS", "AgentBot", "AgentRollouts", "SpadesObserver", "SpadesOpenSpielGame",
+           "SpadesState", "config_of", "decision_bound", "hand_returns", "points_bound", "replay"]
