@@ -66,8 +66,11 @@ class Solver:
         self.k = module
         self.didx = module.compact_index()
         self.table = SearchTable(DEFAULT_TABLE_BITS)
-        if module.ENTRY_WORDS != kernel.ENTRY_WORDS:
-            self.table.words = np.zeros((len(self.table.words), module.ENTRY_WORDS), np.int64)
+        size = len(self.table.entries)
+        # the table as the kernel takes it: one array of entries, or (older kernels) words, bounds and info apart
+        self.entries = (self.table.entries,) if hasattr(module, "W_INFO") else (
+            np.zeros((size, module.ENTRY_WORDS), np.int64), np.zeros((size, 2), np.int64),
+            np.full((size, 3), -1, np.int32))
         # newer kernels take ``one_best`` (False here: the value and every optimal card, as older ones give)
         self.one_best = (False,) if "one_best" in inspect.signature(module.solve_root.py_func).parameters else ()
 
@@ -77,7 +80,7 @@ class Solver:
         values = np.full(NUM_CARDS, self.k.INF, np.int64)
         _, nodes, _ = self.k.solve_root(a["hands"], a["trick"], a["nt"], a["leader"], int(a["spades_broken"]),
                                         a["num_players"], a["tables"], a["merge"], a["nil_bid"],
-                                        self.didx, t.trick_bounds, t.words, t.bounds, t.info,
+                                        self.didx, t.trick_bounds, *self.entries,
                                         t.next_stamp(), t.history, values, False, *self.one_best, 5_000_000,
                                         t.stats)
         return int(nodes)

@@ -26,17 +26,15 @@ _COMPACT_INDEX = kernel.compact_index()
 class SearchTable:
     """The transposition table and history counts one process's solves share (not thread-safe).
 
-    ``bits`` sets the size: ``2**bits`` entries of 76 bytes (the default,
-    20, is 76 MiB). An entry is only read by the solve that wrote it (a
-    stamp tells solves apart), so nothing needs clearing between solves.
+    ``bits`` sets the size: ``2**bits`` entries of 64 bytes (the default,
+    20, is 64 MiB), each entry one cache line. An entry is only read by the
+    solve that wrote it (a stamp tells solves apart), so nothing needs
+    clearing between solves.
     """
 
     def __init__(self, bits: int = DEFAULT_TABLE_BITS) -> None:
-        size = 1 << bits
-        self.words = np.zeros((size, kernel.ENTRY_WORDS), np.int64)
-        self.bounds = np.zeros((size, 2), np.int64)
-        self.info = np.zeros((size, 3), np.int32)
-        self.info[:, kernel.STAMP] = -1
+        self.entries = aligned_rows(1 << bits, kernel.ENTRY_WORDS)
+        self.entries[:, kernel.W_INFO] = -1  # no stamp
         self.history = np.zeros((4, NUM_CARDS), np.int64)
         self.trick_bounds = np.zeros((2, 5 * kernel.COMPACT, kernel.K_RANGE), np.int64)  # workspace of one solve
         self.stats = np.zeros(len(kernel.STATS), np.int64)  # the last solve's counters (kernel.STATS)
@@ -44,11 +42,18 @@ class SearchTable:
 
     def next_stamp(self) -> int:
         self.stamp += 1
-        if self.stamp >= 1 << 31:
-            self.info[:, kernel.STAMP] = -1
-            self.stamp = 0
+        if self.stamp > kernel.MAX_STAMP:
+            self.entries[:, kernel.W_INFO] = -1
+            self.stamp = 1
         self.history[:] = 0
         return self.stamp
+
+
+def aligned_rows(rows: int, words: int) -> np.ndarray:
+    """``int64[rows, words]`` of zeros whose rows start on 64-byte boundaries (with 8 words: a row a cache line)."""
+    raw = np.zeros(rows * words + 8, np.int64)
+    start = (-raw.ctypes.data % 64) // 8
+    return raw[start:start + rows * words].reshape(rows, words)
 
 
 _default_table: SearchTable | None = None
@@ -110,8 +115,8 @@ def solve_arrays(hands: np.ndarray, trick: np.ndarray, nt: int, leader: int, spa
     t = table or default_table()
     values = np.full(NUM_CARDS, kernel.INF, np.int64)
     value, nodes, complete = kernel.solve_root(hands, trick, nt, leader, int(spades_broken), num_players, tables,
-                                               merge, nil_bid, _COMPACT_INDEX, t.trick_bounds, t.words, t.bounds,
-                                               t.info, t.next_stamp(), t.history, values, every_move, one_best,
+                                               merge, nil_bid, _COMPACT_INDEX, t.trick_bounds, t.entries,
+                                               t.next_stamp(), t.history, values, every_move, one_best,
                                                max_nodes, t.stats, class_tricks)
     if not complete:
         raise NodeLimitReached(f"no result within {max_nodes} nodes")

@@ -140,13 +140,15 @@ KEY_SIZE = 5
 # (suits 0-1 in one word, 2-3 in the other), so that "the top k cards sit in the same hands" is one mask and compare.
 ALIGNED = 2 * MAX_TRICKS
 LEVELS = 3  # the table's bucket levels (see table_store)
-# A table entry: ``tt_w[e]`` = lengths, state, the aligned owner codes of the fixed top cards (suits 0-1, 2-3), and
-# their masks; ``tt_i[e]`` = stamp, move, work (the nodes its search took, capped: the entry that saved the least work
-# is replaced first).
-W_LENGTHS, W_STATE, W_PATTERN, W_MASK = 0, 1, 2, 4
-ENTRY_WORDS = 6
-STAMP, MOVE, WORK = range(3)
-MAX_WORK = (1 << 31) - 1
+# A table entry ``tt[e]``, one 64-byte row (a cache line: a probe reads a bucket's entries in turn): lengths, state,
+# the aligned owner codes of the fixed top cards (suits 0-1, 2-3) and their masks, then the bounds (low in the high
+# 32 bits, high in the low 32: values stay within +-INF), then the stamp of the solve that wrote it (bits 32-62), its
+# best lead + 1 (bits 26-31) and its work (bits 0-25: the nodes its search took, capped; the entry that saved the
+# least work is replaced first).
+W_LENGTHS, W_STATE, W_PATTERN, W_MASK, W_BOUNDS, W_INFO = 0, 1, 2, 4, 6, 7
+ENTRY_WORDS = 8
+MAX_WORK = (1 << 26) - 1
+MAX_STAMP = (1 << 31) - 1
 
 _M0 = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -650,18 +652,18 @@ def table_slot(kk, ply, size, level) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def fixed_cards(tt_w, e, suit) -> int:
+def fixed_cards(tt, e, suit) -> int:
     """How many top cards of ``suit`` entry ``e`` fixes."""
-    return popcount((tt_w[e, W_MASK + suit // 2] >> (32 * (suit % 2))) & 0xFFFFFFFF) >> 1
+    return popcount((tt[e, W_MASK + suit // 2] >> (32 * (suit % 2))) & 0xFFFFFFFF) >> 1
 
 
 @njit(cache=True, _nrt=False)
-def pattern_cards(st, tt_w, e) -> int:
+def pattern_cards(st, tt, e) -> int:
     """The cards an entry's pattern fixes, in this position: the top ones of each suit."""
     live = live_cards(st)
     out = 0
     for suit in range(4):
-        out |= top_cards(live & (SUIT_BITS << (13 * suit)), fixed_cards(tt_w, e, suit))
+        out |= top_cards(live & (SUIT_BITS << (13 * suit)), fixed_cards(tt, e, suit))
     return out
 
 
@@ -721,7 +723,34 @@ def trick_cuts(st, bounds, alpha, beta):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def scan_bucket(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
+def entry_stamp(tt, e) -> int:
+    """The stamp of the solve that wrote entry ``e`` (-1: never written)."""
+    return tt[e, W_INFO] >> 32
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def entry_low(tt, e) -> int:
+    return tt[e, W_BOUNDS] >> 32
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def entry_high(tt, e) -> int:
+    return ((tt[e, W_BOUNDS] & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000  # the low 32 bits, sign extended
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def entry_move(tt, e) -> int:
+    """The best lead stored with entry ``e`` (-1: none)."""
+    return ((tt[e, W_INFO] >> 26) & 63) - 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def entry_work(tt, e) -> int:
+    return tt[e, W_INFO] & MAX_WORK
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def scan_bucket(st, fr, kk, ply, tt, stamp, bounds):
     """The bounds the matching entries give the position at ``ply`` (in tricks with ``BY_TRICKS``), the entries
     they came from (-1: none) and the stored lead: (low, high, low entry, high entry, move).
 
@@ -736,33 +765,33 @@ def scan_bucket(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     if st[BY_TRICKS]:  # the same in side 0's tricks from here (what the entries hold)
         cut_low, cut_high = trick_cuts(st, bounds, fr[ply, ALPHA], fr[ply, BETA])
     for level in range(LEVELS):
-        base = table_slot(kk, ply, tt_w.shape[0], level)
+        base = table_slot(kk, ply, tt.shape[0], level)
         for e in range(base, base + TT_WAYS):
-            if tt_i[e, STAMP] != stamp:  # the rest of the bucket is of other solves, and the bucket had room
+            if entry_stamp(tt, e) != stamp:  # the rest of the bucket is of other solves, and the bucket had room
                 return low, high, low_e, high_e, move  # for every entry on this path (see table_store)
-            if (tt_w[e, W_LENGTHS] != lengths or tt_w[e, W_STATE] != state
-                    or (code01 & tt_w[e, W_MASK]) != tt_w[e, W_PATTERN]
-                    or (code23 & tt_w[e, W_MASK + 1]) != tt_w[e, W_PATTERN + 1]):
+            if (tt[e, W_LENGTHS] != lengths or tt[e, W_STATE] != state
+                    or (code01 & tt[e, W_MASK]) != tt[e, W_PATTERN]
+                    or (code23 & tt[e, W_MASK + 1]) != tt[e, W_PATTERN + 1]):
                 continue
-            if tt_v[e, 0] > low:
-                low, low_e = tt_v[e, 0], e
-            if tt_v[e, 1] < high:
-                high, high_e = tt_v[e, 1], e
-            if tt_i[e, MOVE] >= 0:
-                move = tt_i[e, MOVE]
+            if entry_low(tt, e) > low:
+                low, low_e = entry_low(tt, e), e
+            if entry_high(tt, e) < high:
+                high, high_e = entry_high(tt, e), e
+            if entry_move(tt, e) >= 0:
+                move = entry_move(tt, e)
             if low >= cut_low or high <= cut_high:
                 return low, high, low_e, high_e, move
     return low, high, low_e, high_e, move
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
+def probe(st, fr, kk, ply, tt, stamp, bounds):
     """Look the trick-boundary position up (``kk[ply]`` filled) and narrow the window.
 
     Returns (done, value, relevant cards, the stored lead or -1).
     """
     st[PROBES] += 1
-    low, high, low_e, high_e, move = scan_bucket(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds)
+    low, high, low_e, high_e, move = scan_bucket(st, fr, kk, ply, tt, stamp, bounds)
     if low_e < 0 and high_e < 0 and move < 0:
         return False, 0, 0, -1
     st[HITS] += 1
@@ -771,17 +800,17 @@ def probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
     else:
         low, high = shifted(low, high, kk[ply, K_OFFSET])
     if low >= fr[ply, BETA]:
-        return True, low, pattern_cards(st, tt_w, low_e), -1
+        return True, low, pattern_cards(st, tt, low_e), -1
     if high <= fr[ply, ALPHA]:
-        return True, high, pattern_cards(st, tt_w, high_e), -1
+        return True, high, pattern_cards(st, tt, high_e), -1
     if low == high:
-        return True, low, pattern_cards(st, tt_w, low_e) | pattern_cards(st, tt_w, high_e), -1
+        return True, low, pattern_cards(st, tt, low_e) | pattern_cards(st, tt, high_e), -1
     if low > fr[ply, ALPHA]:
         fr[ply, ALPHA] = low
-        fr[ply, REL_TT] |= pattern_cards(st, tt_w, low_e)
+        fr[ply, REL_TT] |= pattern_cards(st, tt, low_e)
     if high < fr[ply, BETA]:
         fr[ply, BETA] = high
-        fr[ply, REL_TT] |= pattern_cards(st, tt_w, high_e)
+        fr[ply, REL_TT] |= pattern_cards(st, tt, high_e)
     return False, 0, 0, absolute_move(live_cards(st), move)
 
 
@@ -841,7 +870,7 @@ def trick_range(st, bounds, low, high):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant, work, bounds):
+def table_store(st, kk, ply, tt, stamp, low, high, move, relevant, work, bounds):
     """Record bounds ``[low, high]`` and the best lead for every position sharing the relevant cards.
 
     ``work`` is the nodes the result took. A new entry takes the bucket's first one of another solve, so a
@@ -862,29 +891,29 @@ def table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, relevant,
     slot = -1
     top = pattern_level(st, m0, m1)
     for level in range(top + 1):  # the first bucket with room (or this entry) on the entry's path
-        base = table_slot(kk, ply, tt_w.shape[0], level)
+        base = table_slot(kk, ply, tt.shape[0], level)
         slot, placed = base, False
         for e in range(base, base + TT_WAYS):
-            if tt_i[e, STAMP] != stamp:
+            if entry_stamp(tt, e) != stamp:
                 slot, placed = e, True
                 break
-            if (tt_w[e, W_LENGTHS] == kk[ply, K_LENGTHS] and tt_w[e, W_STATE] == kk[ply, K_STATE]
-                    and tt_w[e, W_PATTERN] == p0 and tt_w[e, W_PATTERN + 1] == p1
-                    and tt_w[e, W_MASK] == m0 and tt_w[e, W_MASK + 1] == m1):
-                low, high = max(low, tt_v[e, 0]), min(high, tt_v[e, 1])
-                move = move if move >= 0 else tt_i[e, MOVE]
-                work += tt_i[e, WORK]
+            if (tt[e, W_LENGTHS] == kk[ply, K_LENGTHS] and tt[e, W_STATE] == kk[ply, K_STATE]
+                    and tt[e, W_PATTERN] == p0 and tt[e, W_PATTERN + 1] == p1
+                    and tt[e, W_MASK] == m0 and tt[e, W_MASK + 1] == m1):
+                low, high = max(low, entry_low(tt, e)), min(high, entry_high(tt, e))
+                move = move if move >= 0 else entry_move(tt, e)
+                work += entry_work(tt, e)
                 slot, placed = e, True
                 break
-            if tt_i[e, WORK] < tt_i[slot, WORK]:
+            if entry_work(tt, e) < entry_work(tt, slot):
                 slot = e
         if placed:
             break
-    tt_w[slot, W_LENGTHS], tt_w[slot, W_STATE] = kk[ply, K_LENGTHS], kk[ply, K_STATE]
-    tt_w[slot, W_PATTERN], tt_w[slot, W_PATTERN + 1] = p0, p1
-    tt_w[slot, W_MASK], tt_w[slot, W_MASK + 1] = m0, m1
-    tt_v[slot, 0], tt_v[slot, 1] = low, high
-    tt_i[slot, STAMP], tt_i[slot, MOVE], tt_i[slot, WORK] = stamp, move, min(work, MAX_WORK)
+    tt[slot, W_LENGTHS], tt[slot, W_STATE] = kk[ply, K_LENGTHS], kk[ply, K_STATE]
+    tt[slot, W_PATTERN], tt[slot, W_PATTERN + 1] = p0, p1
+    tt[slot, W_MASK], tt[slot, W_MASK + 1] = m0, m1
+    tt[slot, W_BOUNDS] = (low << 32) | (high & 0xFFFFFFFF)
+    tt[slot, W_INFO] = (stamp << 32) | ((move + 1) << 26) | min(work, MAX_WORK)
 
 
 # ------------------------------------------------------------ making moves
@@ -1097,7 +1126,7 @@ def last_trick(st, bounds, didx, cards):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def enter(st, fr, mv, kk, ply, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, stamp, hist, scores):
+def enter(st, fr, mv, kk, ply, bounds, didx, classes, nil_bid, tt, stamp, hist, scores):
     """Start the node at ``ply``: settle it at once (bounds, table, quick tricks) or list its moves.
 
     Returns (done, value, relevant cards).
@@ -1121,7 +1150,7 @@ def enter(st, fr, mv, kk, ply, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i,
             value, rel = last_trick(st, bounds, didx, scores)
             return True, value, rel
         boundary_key(st, classes, kk, ply)
-        done, value, rel, first = probe(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds)
+        done, value, rel, first = probe(st, fr, kk, ply, tt, stamp, bounds)
         if not done:
             done, value, rel = trick_count_cut(st, fr, ply, bounds, nil_bid, didx)
         if done:
@@ -1181,7 +1210,7 @@ def child_returned(st, fr, ply, value, rel, hist, cards) -> bool:
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
+def finish(st, fr, kk, ply, tt, stamp, bounds):
     """(value, relevant cards) of the node at ``ply``; at a trick boundary, recorded in the table.
 
     A bound that one child proved (a max node failing high, a min node
@@ -1197,7 +1226,7 @@ def finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds):
         high = value if value < fr[ply, B0] else INF
         card = fr[ply, BEST_CARD]
         move = relative_move(live_cards(st), card) if card >= 0 else -1
-        table_store(st, kk, ply, tt_w, tt_v, tt_i, stamp, low, high, move, rel, st[NODES] - fr[ply, WORK0],
+        table_store(st, kk, ply, tt, stamp, low, high, move, rel, st[NODES] - fr[ply, WORK0],
                     bounds)
     return value, rel
 
@@ -1229,7 +1258,7 @@ def next_move(st, fr, mv, ply) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def search(st, alpha, beta, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores):
+def search(st, alpha, beta, bounds, didx, classes, nil_bid, tt, stamp, hist, fr, mv, kk, scores):
     """Fail-soft alpha-beta from the position in ``st`` (restored on return).
 
     Returns (value, best card or -1): side 0's hand points minus side 1's
@@ -1238,7 +1267,7 @@ def search(st, alpha, beta, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, st
     """
     ply = 0
     fr[0, ALPHA], fr[0, BETA] = alpha, beta
-    done, value, rel = enter(st, fr, mv, kk, 0, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, stamp, hist, scores)
+    done, value, rel = enter(st, fr, mv, kk, 0, bounds, didx, classes, nil_bid, tt, stamp, hist, scores)
     if done:
         return value, -1
     while True:
@@ -1247,7 +1276,7 @@ def search(st, alpha, beta, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, st
             play(st, fr, ply, card, didx)
             ply += 1
             fr[ply, ALPHA], fr[ply, BETA] = fr[ply - 1, ALPHA], fr[ply - 1, BETA]
-            done, value, rel = enter(st, fr, mv, kk, ply, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, stamp, hist,
+            done, value, rel = enter(st, fr, mv, kk, ply, bounds, didx, classes, nil_bid, tt, stamp, hist,
                                      scores)
             if st[ABORTED]:  # out of nodes: restore the position and give up
                 for back in range(ply - 1, -1, -1):
@@ -1256,7 +1285,7 @@ def search(st, alpha, beta, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, st
             if not done:
                 continue
         else:
-            value, rel = finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds)
+            value, rel = finish(st, fr, kk, ply, tt, stamp, bounds)
         while True:  # hand the value up until a frame has moves left to try
             if ply == 0:
                 return value, fr[0, BEST_CARD]
@@ -1264,7 +1293,7 @@ def search(st, alpha, beta, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, st
             unplay(st, fr, ply)
             if not child_returned(st, fr, ply, value, rel, hist, scores):
                 break
-            value, rel = finish(st, fr, kk, ply, tt_w, tt_v, tt_i, stamp, bounds)
+            value, rel = finish(st, fr, kk, ply, tt, stamp, bounds)
 
 
 @njit(cache=True)
@@ -1297,7 +1326,7 @@ def first_above(cand, value) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def exact_value(st, guess, cand, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores):
+def exact_value(st, guess, cand, bounds, didx, classes, nil_bid, tt, stamp, hist, fr, mv, kk, scores):
     """The exact value by zero-window searches converging on it, the first at ``guess``.
 
     As MTD(f), each test is placed at the bound the last one returned; but
@@ -1314,7 +1343,7 @@ def exact_value(st, guess, cand, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_
     step, rising = 1, True
     while lower < upper:
         st[WINDOWS] += 1
-        g, card = search(st, beta - 1, beta, bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk,
+        g, card = search(st, beta - 1, beta, bounds, didx, classes, nil_bid, tt, stamp, hist, fr, mv, kk,
                          scores)
         if st[ABORTED]:
             return 0, -1
@@ -1392,7 +1421,7 @@ def trick_ordered(tables, tricks) -> bool:
 
 
 @njit(cache=True)
-def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx, bounds, tt_w, tt_v, tt_i, stamp,
+def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx, bounds, tt, stamp,
                hist, values, every_move, one_best, node_limit, stats, class_tricks=CLASS_TRICKS):
     """Solve a position: ``values[card]`` gets the value of each legal card (side 0 minus side 1).
 
@@ -1419,7 +1448,7 @@ def solve_root(hands, trick, nt, leader, broken, n, tables, merge, nil_bid, didx
         classes = past_classes(tables, tricks, n, didx, nil_bid, merge, class_tricks)
     fr, mv, kk, scores = workspace()
     cand = leaf_values(tables, tricks, n)
-    args = (bounds, didx, classes, nil_bid, tt_w, tt_v, tt_i, stamp, hist, fr, mv, kk, scores)
+    args = (bounds, didx, classes, nil_bid, tt, stamp, hist, fr, mv, kk, scores)
     seat = (leader + nt) % n
     maximizing = seat & 1 == 0
     best = -INF if maximizing else INF

@@ -29,7 +29,7 @@ def main() -> None:
         if not arrays["nil_bid"].any():
             continue
         _, _, nodes = solve_arrays(**arrays, every_move=False, max_nodes=5_000_000)
-        words = table.words[table.info[:, kernel.STAMP] == table.stamp].copy()
+        words = table.entries[table.entries[:, kernel.W_INFO] >> 32 == table.stamp, :kernel.W_BOUNDS].copy()
         distinct = len({tuple(row) for row in words})
         words[:, kernel.W_STATE] &= ~0xFFFF  # the class's bits of the key
         merged = len({tuple(row) for row in words})
