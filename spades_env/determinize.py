@@ -68,7 +68,7 @@ import bisect
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
@@ -294,21 +294,45 @@ class _Problem:
     def sample(self, rng: np.random.Generator) -> dict[Where, int]:
         """A uniformly random consistent deal: place -> mask of its hidden cards."""
         if self.shuffle_first:
+            forbidden = self._forbidden
             for _ in range(REJECTION_TRIES):
                 dealt = self._deal_shuffled(rng)
-                if all(dealt[i] & ~self.slots[i].allowed == 0 for i in self.constrained):
+                if not any(dealt[i] & cards for i, cards in forbidden):
                     return self._by_place(dealt)
         return self._by_place(self._deal_exactly(rng))
 
+    # A world is drawn thousands of times a decision from one problem: what each draw reads is worked out once.
+    @cached_property
+    def _forbidden(self) -> tuple[tuple[int, int], ...]:
+        """(slot index, the hidden cards it may not hold) of each constrained slot."""
+        unknown = _mask(self.cards)
+        return tuple((i, unknown & ~self.slots[i].allowed) for i in self.constrained)
+
+    @cached_property
+    def _bits(self) -> tuple[int, ...]:
+        """Each hidden card's bit, in the order of ``cards``."""
+        return tuple(1 << card for card in self.cards)
+
+    @cached_property
+    def _cuts(self) -> tuple[tuple[int, int], ...]:
+        """Each slot's span of a shuffled deal, in slot order."""
+        ends = tuple(itertools.accumulate(slot.size for slot in self.slots))
+        return tuple(zip((0,) + ends, ends))
+
+    @cached_property
+    def _counts(self) -> _Ways:
+        return self.ways()
+
     def _deal_shuffled(self, rng: np.random.Generator) -> list[int]:
         """The hidden cards shuffled and dealt in slot order, constraints unchecked."""
-        return self._split(_shuffled(self.cards, rng), range(len(self.slots)))
+        order, bits = rng.permutation(len(self.cards)).tolist(), self._bits
+        return [sum(map(bits.__getitem__, order[start:end])) for start, end in self._cuts]
 
     def _deal_exactly(self, rng: np.random.Generator) -> list[int]:
         """Draw how many cards of each group go to each place (by the counts), then which ones."""
         dealt = [0] * len(self.slots)
         free_cards: list[int] = []
-        for (cards, places), split in zip(self.groups, self.ways().sample(rng)):
+        for (cards, places), split in zip(self.groups, self._counts.sample(rng)):
             order, start = _shuffled(cards, rng), 0
             for place, count in zip(places, split):
                 chunk, start = order[start:start + count], start + count
@@ -377,25 +401,30 @@ class _Ways:
         cumulative = self.draws(g, caps)[2]
         return cumulative[-1] if cumulative else 0
 
-    def splits(self, g: int, caps: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    def splits(self, g: int, caps: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Each way to divide group ``g``'s cards among its places, with the capacities left after
-        (skipping those that leave a place more room than the later groups can fill)."""
+        (skipping those that leave a place more room than the later groups can fill), in ascending order
+        of the split."""
         n, places = self.groups[g]
         reach, rest, last = self.reach[g + 1], list(caps), len(places) - 1
+        split, out = [0] * len(places), []
 
-        def divide(k: int, left: int, split: tuple[int, ...]):
+        def divide(k: int, left: int) -> None:
             place = places[k]
-            for x in (left,) if k == last else range(min(left, rest[place]) + 1):
-                if x > rest[place] or rest[place] - x > reach[place]:
-                    continue
-                rest[place] -= x
-                if k == last:
-                    yield split + (x,), tuple(rest)
-                else:
-                    yield from divide(k + 1, left - x, split + (x,))
-                rest[place] += x
+            room = rest[place]
+            if k == last:
+                if left <= room and room - left <= reach[place]:
+                    split[k], rest[place] = left, room - left
+                    out.append((tuple(split), tuple(rest)))
+                    rest[place] = room
+                return
+            for x in range(max(0, room - reach[place]), min(left, room) + 1):
+                split[k], rest[place] = x, room - x
+                divide(k + 1, left - x)
+            rest[place] = room
 
-        return divide(0, n, ())
+        divide(0, n)
+        return out
 
     def sample(self, rng: np.random.Generator) -> list[tuple[int, ...]]:
         """A split for each group, drawn with probability proportional to the deals it allows."""

@@ -168,8 +168,9 @@ class WorldSolver:
         one_best = one_best and not every_move
         value, values, nodes = solve_arrays(**self.arrays, every_move=every_move, table=self.table,
                                             max_nodes=max_nodes, one_best=one_best)
+        values = values.tolist()
         legal = [c for c in self.legal if not one_best or values[c] != kernel.INF]
-        return Solution(self.sign * value, {c: self.sign * int(values[c]) for c in legal}, nodes, every_move)
+        return Solution(self.sign * value, {c: self.sign * values[c] for c in legal}, nodes, every_move)
 
 
 def solve_position(pos: Position, every_move: bool = True, table: SearchTable | None = None,
