@@ -1,7 +1,7 @@
-"""Agents that play policies saved by the RL libraries: ``sb3:``, ``torchrl:``, ``tianshou:``, ``rllib:``.
+"""Agents that play policies saved by the RL libraries: ``sb3:``, ``torchrl:``, ``tianshou:``, ``rllib:``, ``rlcard:``.
 
 Each registered factory takes what its library saved (``sb3:model.zip``,
-``torchrl:policy.ckpt``, ``tianshou:policy.pt``, ``rllib:checkpoint_dir``)
+``torchrl:policy.ckpt``, ``tianshou:policy.pt``, ``rllib:checkpoint_dir``, ``rlcard:checkpoint.pt``)
 and loads it with that library's own loader, so that ``spades tournament``
 and :func:`spades_env.agents.make_agent` can seat it like any agent. The
 library is imported inside the factory, not here: ``import
@@ -24,7 +24,9 @@ from the file: load only files you trust.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 from abc import ABC, abstractmethod
 from pathlib import Path
 from types import ModuleType
@@ -33,10 +35,12 @@ from typing import Any
 import numpy as np
 
 from spades_env.agent import BaseAgent
+from spades_env.observations import observation_size
 
 from .registry import make_agent
 
-EXTRAS = {"sb3": "sb3_contrib", "torchrl": "torchrl", "tianshou": "tianshou", "rllib": "ray.rllib"}
+EXTRAS = {"sb3": "sb3_contrib", "torchrl": "torchrl", "tianshou": "tianshou", "rllib": "ray.rllib",
+          "rlcard": "rlcard"}
 """The extra each spec prefix needs, and the module that tells whether it is installed."""
 
 
@@ -250,6 +254,44 @@ class RLlibPolicy(LibraryPolicy):
         return _masked_argmax(logits.numpy(), legal)
 
 
+class RLCardPolicy(LibraryPolicy):
+    """An RLCard DQN or NFSP agent from its ``save_checkpoint`` file (``DQNAgent.from_checkpoint``), or any RLCard
+    agent saved whole (``torch.save(agent, path)``), asked as RLCard asks it: ``eval_step`` on the state dict
+    :mod:`spades_env.wrappers.rlcard` builds (a DQN plays its greedy action; an NFSP agent its evaluation policy,
+    as RLCard plays it)."""
+
+    prefix = "rlcard"
+    AGENT_TYPES = ("DQNAgent", "NFSPAgent")
+
+    def __init__(self, path: str | Path) -> None:
+        path = _existing(path, self.prefix, "a checkpoint written by an RLCard agent's save_checkpoint(dir, name)")
+        _library(self.prefix)
+        import torch
+
+        loaded = torch.load(path, map_location="cpu", weights_only=False)
+        if isinstance(loaded, dict):
+            kind = loaded.get("agent_type")
+            if kind not in self.AGENT_TYPES:
+                raise ValueError(f"{self.prefix}:{path}: a checkpoint of agent_type {kind!r}; this loads "
+                                 f"{' and '.join(self.AGENT_TYPES)} checkpoints, or an agent saved whole")
+            with contextlib.redirect_stdout(io.StringIO()):  # from_checkpoint prints that it restores
+                loaded = getattr(importlib.import_module("rlcard.agents"), kind).from_checkpoint(loaded)
+        if not hasattr(loaded, "eval_step"):
+            raise ValueError(f"{self.prefix}:{path}: holds a {type(loaded).__name__}, not an RLCard agent "
+                             "(one with eval_step)")
+        self.agent = loaded
+        rl_agent = getattr(loaded, "_rl_agent", loaded)  # NFSP's best response holds the state shape too
+        shape = getattr(getattr(rl_agent, "q_estimator", None), "state_shape", None)
+        super().__init__(path, int(np.prod(shape)) if shape is not None else observation_size(4))
+
+    def choose(self, obs: np.ndarray, legal: np.ndarray) -> int:
+        from spades_env.wrappers.rlcard import rlcard_state
+
+        players = 4 if obs.size == observation_size(4) else 2
+        action, _ = self.agent.eval_step(rlcard_state(obs, np.flatnonzero(legal).tolist(), players, "default"))
+        return int(action)
+
+
 def sb3_agent(path: str = "") -> SB3Policy:
     """Registry factory for ``"sb3:model.zip"``."""
     return SB3Policy(path)
@@ -268,6 +310,11 @@ def tianshou_agent(path: str = "") -> TianshouPolicy:
 def rllib_agent(path: str = "") -> RLlibPolicy:
     """Registry factory for ``"rllib:checkpoint_dir"``."""
     return RLlibPolicy(path)
+
+
+def rlcard_agent(path: str = "") -> RLCardPolicy:
+    """Registry factory for ``"rlcard:checkpoint.pt"``."""
+    return RLCardPolicy(path)
 
 
 def score(spec: str, opponents: tuple[str, ...] = ("heuristic", "random"), games: int = 400, seed: int = 0,

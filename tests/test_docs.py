@@ -38,7 +38,7 @@ DOCS = ROOT / "docs"
 NOT_RUN = re.compile(r"<!-- not run in CI: (.+) -->")
 # Snippets that import these need the extra named; without it they are skipped, as the library tests are.
 EXTRAS = {"sb3_contrib": "sb3", "stable_baselines3": "sb3", "torchrl": "torchrl", "tensordict": "torchrl",
-          "tianshou": "tianshou", "ray": "rllib"}
+          "tianshou": "tianshou", "ray": "rllib", "rlcard": "rlcard"}
 TEST_REF = re.compile(r"`(tests/[\w/]+\.py)::(test_\w+)`")
 
 

@@ -13,12 +13,13 @@ from rl_guard import EXAMPLES, engine_actions, example, one_torch_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = {"sb3_maskable_ppo": "sb3_contrib", "torchrl_ppo": "torchrl", "tianshou_ppo": "tianshou",
-           "rllib_ppo": "ray.rllib"}
+           "rllib_ppo": "ray.rllib", "rlcard_dqn": "rlcard"}
 # --save given, and what is written: the sb3 example adds ".zip" to a name without a suffix, as model.save() does
 SAVE_AS = {"sb3_maskable_ppo": ("policy", "policy.zip"), "torchrl_ppo": ("policy.ckpt", "policy.ckpt"),
-           "tianshou_ppo": ("policy.pt", "policy.pt"), "rllib_ppo": ("checkpoint", "checkpoint")}
+           "tianshou_ppo": ("policy.pt", "policy.pt"), "rllib_ppo": ("checkpoint", "checkpoint"),
+           "rlcard_dqn": ("dqn.pt", "dqn.pt")}
 NOISE = ("tested using version", "Sequence has shape", "DeprecationWarning", "new API stack", "Install gputil",
-         "Token authentication")
+         "Token authentication", "rl-loss", "Restoring model")
 
 
 def smoke_commands() -> dict[str, list[str]]:
