@@ -60,7 +60,7 @@ def test_the_state_is_the_players_vector_legal_ids_and_their_names():
     assert state["raw_legal_actions"] == [A.action_to_str(a) for a in game.legal_actions()]
     assert np.array_equal(state["obs"], encode(game, player))
     assert "raw_obs" in state and state.get("raw_obs") is state["raw_obs"]  # decoded when first read
-    assert state["raw_obs"]["to_act"] == player and state["action_record"] == []
+    assert state["raw_obs"]["to_act"] == 0 and state["action_record"] == []  # seats relative to the player
     state, _ = env.step(state["raw_legal_actions"][-1], raw_action=True)  # a raw action is its name
     assert env.action_recorder == [(player, game.actions[0][1])] and state["action_record"] is env.action_recorder
 
@@ -168,7 +168,10 @@ def test_the_raw_observation_reads_the_players_own_cards_and_the_bids():
     env = rlcard.make("spades", config={"seed": 9})
     state, player = env.reset()
     while env.game.spades.phase.name != "PLAY":
-        state, player = env.step(list(state["legal_actions"])[-1])
+        legal = list(state["legal_actions"])
+        state, player = env.step(legal[-1 - player % len(legal)])  # seats bid differently
     game = env.game.spades
+    assert len(set(game.bids)) > 1
     assert state["raw_obs"]["hand"] == [card_to_str(c) for c in cards_of(game.hands[player])]
-    assert state["raw_obs"]["bids"] == list(game.bids) and state["raw_obs"]["to_act"] == player
+    relative = [game.bids[(player + k) % 4] for k in range(4)]  # seats relative to the player
+    assert state["raw_obs"]["bids"] == relative and state["raw_obs"]["to_act"] == 0
