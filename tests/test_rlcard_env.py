@@ -173,5 +173,6 @@ def test_the_raw_observation_reads_the_players_own_cards_and_the_bids():
     game = env.game.spades
     assert len(set(game.bids)) > 1
     assert state["raw_obs"]["hand"] == [card_to_str(c) for c in cards_of(game.hands[player])]
-    relative = [game.bids[(player + k) % 4] for k in range(4)]  # seats relative to the player
+    seats = [(player + k) % 4 for k in range(4)]  # relative to the player
+    relative = ["blind nil" if game.blind[s] else game.bids[s] for s in seats]
     assert state["raw_obs"]["bids"] == relative and state["raw_obs"]["to_act"] == 0
