@@ -176,3 +176,17 @@ def test_the_raw_observation_reads_the_players_own_cards_and_the_bids():
     seats = [(player + k) % 4 for k in range(4)]  # relative to the player
     relative = ["blind nil" if game.blind[s] else game.bids[s] for s in seats]
     assert state["raw_obs"]["bids"] == relative and state["raw_obs"]["to_act"] == 0
+
+
+def test_an_nfsp_checkpoint_plays_its_evaluation_policy(tmp_path):
+    from rlcard.agents import NFSPAgent
+
+    env = rlcard.make("spades", config={"seed": 0})
+    nfsp = NFSPAgent(num_actions=env.num_actions, state_shape=env.state_shape[0], hidden_layers_sizes=[32],
+                     q_mlp_layers=[32])
+    nfsp.save_checkpoint(str(tmp_path), "nfsp.pt")
+    agent = make_agent(f"rlcard:{tmp_path / 'nfsp.pt'}")
+    assert type(agent.agent).__name__ == "NFSPAgent" and agent.obs_size == env.state_shape[0][0]
+    game = play_game([agent, make_agent("random-v1"), agent, make_agent("random-v1")], seed=1,
+                     config=SpadesConfig(single_hand=True))
+    assert game.game_over
