@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import random
 from pathlib import Path
 
 import numpy as np
@@ -36,10 +37,13 @@ def train(episodes: int = 2000, seed: int = 0, save: str | None = None, opponent
     With ``save``, the agent's checkpoint is written there (``save_checkpoint``: the ``rlcard:`` agent's format).
     """
     torch.manual_seed(seed)
+    np.random.seed(seed)  # RLCard's DQN explores with NumPy's global generator ...
+    random.seed(seed)  # ... and samples its replay memory with Python's
     env = rlcard.make("spades", config={"seed": seed})
     agent = DQNAgent(num_actions=env.num_actions, state_shape=env.state_shape[0], mlp_layers=[256, 256],
                      replay_memory_init_size=200, train_every=4, epsilon_decay_steps=20 * episodes)
-    seats = [agent if seat in PARTNERS else AgentPlayer(make_agent(opponent), env) for seat in range(env.num_players)]
+    seats = [agent if seat in PARTNERS else AgentPlayer(make_agent(opponent), env, seed=seed + seat)
+             for seat in range(env.num_players)]
     env.set_agents(seats)
     payoffs = []
     for _ in range(episodes):
