@@ -112,16 +112,17 @@ def test_step_back_returns_to_each_earlier_state():
     assert env.step_back() is False
 
 
-def test_this_packages_agents_play_in_rlcards_loop_as_in_a_tournament():
+@pytest.mark.parametrize("players", [4, 2])
+def test_this_packages_agents_play_in_rlcards_loop_as_in_a_tournament(players):
     """AgentPlayer seats the heuristic in env.run; its hand is the one play_game plays on the same deal."""
-    env = rlcard.make("spades", config={"seed": 7})
-    env.set_agents([AgentPlayer(make_agent("heuristic-v2"), env, seed=11 + seat) for seat in range(4)])
+    env = rlcard.make("spades", config={"seed": 7, "game_num_players": players})
+    env.set_agents([AgentPlayer(make_agent("heuristic-v2"), env, seed=11 + seat) for seat in range(players)])
     for _ in range(3):
         env.run()
         game = env.game.spades
-        again = play_game([make_agent("heuristic-v2") for _ in range(4)], agent_seeds=[11, 12, 13, 14],
-                          config=game.config, deal=[cards_of(h) for h in game.start_hands], dealer=game.dealer,
-                          ask_forced=True)
+        deal = [cards_of(h) for h in game.start_hands] if players == 4 else list(game.stock)
+        again = play_game([make_agent("heuristic-v2") for _ in range(players)], agent_seeds=range(11, 11 + players),
+                          config=game.config, deal=deal, dealer=game.dealer, ask_forced=True)
         assert again.actions == game.actions
 
 
