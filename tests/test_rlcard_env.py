@@ -51,6 +51,20 @@ def test_random_episodes_pay_each_side_its_hand_margin(config):
     assert len(tournament(env, 4)) == n
 
 
+@pytest.mark.parametrize("config", CONFIGS + [{"game_single_hand": False, "game_rules": "house"}])
+def test_every_states_vector_is_the_players_observation_then(config):
+    """The vectors are kept up to date action by action: each equals a fresh encoding of the game at that state."""
+    env = rlcard.make("spades", config={"seed": 5, **config})
+    rng = np.random.default_rng(0)
+    kind = config.get("game_observation", "default")
+    state, player = env.reset()
+    while not env.is_over():
+        assert np.array_equal(state["obs"], encode(env.game.spades, player, kind))
+        state, player = env.step(int(rng.choice(list(state["legal_actions"]))))
+    for p in range(env.num_players):
+        assert np.array_equal(env.get_state(p)["obs"], encode(env.game.spades, p, kind))
+
+
 def test_the_state_is_the_players_vector_legal_ids_and_their_names():
     env = rlcard.make("spades", config={"seed": 1})
     state, player = env.reset()

@@ -40,7 +40,7 @@ from spades_env import actions as A
 from spades_env.agent import ActFunction, Agent, ask, reset_agent
 from spades_env.cards import card_to_str, cards_of
 from spades_env.game import IllegalActionError, SpadesConfig, SpadesGame
-from spades_env.observations import KINDS, decode, encode, observation_size
+from spades_env.observations import KINDS, ObservationTracker, decode, observation_size
 from spades_env.rules import PRESETS
 from spades_env.scoring import POINTS_PER_REWARD
 
@@ -96,29 +96,39 @@ def config_of(config: dict) -> tuple[SpadesConfig, str]:
 
 
 class SpadesRLCardGame:
-    """RLCard's game interface (``init_game``, ``step``, ``step_back``, ...) over one engine game at a time.
+    """RLCard's game interface (``init_game``, ``step``, ``step_back``, ...) over one engine game at a time, with
+    every player's observation vector kept up to date action by action (as the environment and tournaments do).
 
     RLCard's :class:`Env` sets ``np_random`` (its seeded generator) and ``allow_step_back``.
     """
 
-    def __init__(self, config: SpadesConfig) -> None:
-        self.config = config
-        self.spades = SpadesGame(config)
+    def __init__(self, config: SpadesConfig, kind: str = "default") -> None:
+        self.config, self.kind = config, kind
         self.np_random = np.random.RandomState()
         self.allow_step_back = False
         self.history: list[SpadesGame] = []
         self.episode = 0  # episodes begun, for agents that reset at each
+        self._start(SpadesGame(config))
+
+    def _start(self, game: SpadesGame) -> None:
+        """Play on ``game`` from where it stands (a new deal, or an earlier copy for ``step_back``)."""
+        self.spades = game
+        self.tracker = ObservationTracker(game, self.kind)
+        self.tracker.rebuild()
 
     def init_game(self) -> tuple[dict, int]:
         self.episode += 1
-        self.spades = SpadesGame(self.config)
-        self.spades.reset(seed=int(self.np_random.randint(1 << 31)))
+        game = SpadesGame(self.config)
+        game.reset(seed=int(self.np_random.randint(1 << 31)))
+        self._start(game)
         self.history = []
         return self.get_state(self.get_player_id()), self.get_player_id()
 
     def step(self, action: int) -> tuple[dict, int]:
         before = self.spades.clone() if self.allow_step_back else None
+        player, phase = self.spades.current_player, self.spades.phase
         self.spades.apply(action)  # an illegal action raises here, the game untouched
+        self.tracker.update(player, int(action), phase)
         if before is not None:
             self.history.append(before)
         return self.get_state(self.get_player_id()), self.get_player_id()
@@ -126,8 +136,12 @@ class SpadesRLCardGame:
     def step_back(self) -> bool:
         if not self.history:
             return False
-        self.spades = self.history.pop()
+        self._start(self.history.pop())
         return True
+
+    def observation(self, player: int) -> np.ndarray:
+        """``player``'s observation vector now (a copy: RLCard keeps the states of a whole episode)."""
+        return self.tracker.vectors[player].copy()
 
     def get_num_players(self) -> int:
         return self.config.num_players
@@ -165,7 +179,7 @@ class SpadesRLCardEnv(Env):
         config = {**DEFAULT_CONFIG, **(config or {})}
         rules, self.kind = config_of(config)
         self.name = ENV_ID
-        self.game = SpadesRLCardGame(rules)
+        self.game = SpadesRLCardGame(rules, self.kind)
         super().__init__(config)
         self.state_shape = [[observation_size(rules.num_players, self.kind)] for _ in range(self.num_players)]
         self.action_shape = [None for _ in range(self.num_players)]
@@ -187,8 +201,7 @@ class SpadesRLCardEnv(Env):
     def _extract_state(self, state: dict) -> dict:
         player, game = state["player"], self.game.spades
         legal = self.game.get_legal_actions() if player == game.current_player else []
-        return rlcard_state(encode(game, player, self.kind), legal, game.num_players, self.kind,
-                            self.action_recorder)
+        return rlcard_state(self.game.observation(player), legal, game.num_players, self.kind, self.action_recorder)
 
     def get_payoffs(self) -> np.ndarray:
         return self.game.get_payoffs()
