@@ -301,7 +301,7 @@ class _Problem:
                     return self._by_place(dealt)
         return self._by_place(self._deal_exactly(rng))
 
-    # A world is drawn thousands of times a decision from one problem: what each draw reads is worked out once.
+    # Search draws many worlds of one problem: what each draw reads is worked out once.
     @cached_property
     def _forbidden(self) -> tuple[tuple[int, int], ...]:
         """(slot index, the hidden cards it may not hold) of each constrained slot."""

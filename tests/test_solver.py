@@ -342,6 +342,33 @@ def test_values_do_not_depend_on_the_table():
     assert count > 10_000
 
 
+def test_the_stamps_last_values_and_their_wrap_keep_solves_apart():
+    """An entry packs the stamp of its solve in its high bits: a solve at the largest stamp writes entries that read
+    back with it, the next one starts the stamps again with every entry cleared, and each gives the values of a
+    fresh table; the bounds packed beside read back within the values' range."""
+    rng = np.random.default_rng(11)
+    games = [random_hand(rng, 4) for _ in range(3)]
+    for game in games:
+        while sum(game.tricks) < 6:
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.integers(len(legal)))])
+    fresh = [solve_position(position_of(game), table=SearchTable(bits=12)).move_values for game in games]
+    table = SearchTable(bits=12)
+
+    def stamped(stamp: int) -> np.ndarray:
+        return table.entries[table.entries[:, kernel.W_INFO] >> 32 == stamp]
+
+    table.stamp = kernel.MAX_STAMP - 1
+    assert solve_position(position_of(games[0]), table=table).move_values == fresh[0]
+    assert table.stamp == kernel.MAX_STAMP and len(stamped(kernel.MAX_STAMP))
+    assert solve_position(position_of(games[1]), table=table).move_values == fresh[1]
+    assert table.stamp == 1 and not len(stamped(kernel.MAX_STAMP)) and len(stamped(1))
+    assert solve_position(position_of(games[2]), table=table).move_values == fresh[2]
+    bounds = stamped(2)[:, kernel.W_BOUNDS]
+    low, high = bounds >> 32, (bounds << 32) >> 32
+    assert ((low <= high) & (low >= -kernel.INF) & (high <= kernel.INF)).all()
+
+
 @pytest.mark.slow
 def test_matches_minimax_many_endings():
     rng = np.random.default_rng(4)
