@@ -140,6 +140,15 @@ def test_this_packages_agents_play_in_rlcards_loop_as_in_a_tournament(players):
         assert again.actions == game.actions
 
 
+def test_one_agent_player_at_two_seats_is_refused_in_one_line():
+    env = rlcard.make("spades", config={"seed": 3})
+    shared = AgentPlayer(make_agent("heuristic-v2"), env)
+    env.set_agents([shared, RandomAgent(num_actions=env.num_actions), shared, RandomAgent(num_actions=env.num_actions)])
+    with pytest.raises(ValueError) as err:
+        env.run()
+    assert "give each seat its own AgentPlayer" in str(err.value) and "\n" not in str(err.value)
+
+
 def test_a_whole_game_to_the_target_is_one_episode():
     env = rlcard.make("spades", config={"seed": 8, "game_single_hand": False, "game_rules": "house"})
     env.set_agents([AgentPlayer(make_agent("heuristic-v2"), env) for _ in range(4)])

@@ -228,7 +228,7 @@ class AgentPlayer:
 
     def __init__(self, agent: Agent | ActFunction, env: SpadesRLCardEnv, seed: int | None = None) -> None:
         self.agent, self.env, self.seed = agent, env, seed
-        self.episode = 0
+        self.episode, self.seat = 0, -1
 
     def step(self, state: dict) -> int:
         return self.eval_step(state)[0]
@@ -236,8 +236,11 @@ class AgentPlayer:
     def eval_step(self, state: dict) -> tuple[int, dict]:
         game = self.env.game.spades
         if self.episode != self.env.game.episode:
-            self.episode = self.env.game.episode
-            reset_agent(self.agent, game.current_player, self.seed, game.config)
+            self.episode, self.seat = self.env.game.episode, game.current_player
+            reset_agent(self.agent, self.seat, self.seed, game.config)
+        elif game.current_player != self.seat:
+            raise ValueError(f"this AgentPlayer plays seat {self.seat} and was asked for seat {game.current_player}: "
+                             "give each seat its own AgentPlayer (an agent of this package keeps one seat's state)")
         return ask(self.agent, game, ask_forced=True), {}
 
 
