@@ -140,6 +140,20 @@ def test_this_packages_agents_play_in_rlcards_loop_as_in_a_tournament(players):
         assert again.actions == game.actions
 
 
+@pytest.mark.parametrize("kind", ["default", "history"])
+def test_a_network_in_rlcards_loop_plays_as_in_a_tournament(kind):
+    """A vector-reading agent through AgentPlayer: the environment's vector where the kinds match, a fresh one
+    where they do not; either way the hand play_game plays."""
+    env = rlcard.make("spades", config={"seed": 12, "game_observation": kind})
+    env.set_agents([AgentPlayer(make_agent("ppo-v3"), env, seed=seat) for seat in range(4)])
+    for _ in range(2):
+        env.run()
+        game = env.game.spades
+        again = play_game([make_agent("ppo-v3") for _ in range(4)], agent_seeds=range(4), config=game.config,
+                          deal=[cards_of(h) for h in game.start_hands], dealer=game.dealer, ask_forced=True)
+        assert again.actions == game.actions
+
+
 def test_one_agent_player_at_two_seats_is_refused_in_one_line():
     env = rlcard.make("spades", config={"seed": 3})
     shared = AgentPlayer(make_agent("heuristic-v2"), env)

@@ -40,7 +40,7 @@ from spades_env import actions as A
 from spades_env.agent import ActFunction, Agent, ask, reset_agent
 from spades_env.cards import card_to_str, cards_of
 from spades_env.game import IllegalActionError, SpadesConfig, SpadesGame
-from spades_env.observations import KINDS, ObservationTracker, decode, observation_size
+from spades_env.observations import KINDS, ObservationTracker, decode, encode, observation_size
 from spades_env.rules import PRESETS
 from spades_env.scoring import POINTS_PER_REWARD
 
@@ -221,7 +221,7 @@ class SpadesRLCardEnv(Env):
 
 class AgentPlayer:
     """Any agent of this package (``act(observation, action_mask, view)``) as an RLCard agent of ``env``, for
-    ``env.set_agents``: it decides from the environment's game (its view, and the observation of its own kind),
+    ``env.set_agents``: it decides from the environment's game (its view, the observation of its own kind),
     not from RLCard's state dict, and is reset at each new episode (seat, ``seed``, the rules): one per seat."""
 
     use_raw = False
@@ -241,7 +241,13 @@ class AgentPlayer:
         elif game.current_player != self.seat:
             raise ValueError(f"this AgentPlayer plays seat {self.seat} and was asked for seat {game.current_player}: "
                              "give each seat its own AgentPlayer (an agent of this package keeps one seat's state)")
-        return ask(self.agent, game, ask_forced=True), {}
+        return ask(self.agent, game, self.observe, ask_forced=True), {}
+
+    def observe(self, kind: str) -> np.ndarray:
+        """The observation of ``kind`` for the seat to act: the environment's own vector where it is of that kind."""
+        game = self.env.game
+        seat = game.spades.current_player
+        return game.observation(seat) if kind == game.kind else encode(game.spades, seat, kind)
 
 
 if ENV_ID not in registry.env_specs:
