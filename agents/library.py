@@ -283,12 +283,12 @@ class RLCardPolicy(LibraryPolicy):
         rl_agent = getattr(loaded, "_rl_agent", loaded)  # NFSP's best response holds the state shape too
         shape = getattr(getattr(rl_agent, "q_estimator", None), "state_shape", None)
         super().__init__(path, int(np.prod(shape)) if shape is not None else observation_size(4))
+        self.players = 4 if self.obs_size == observation_size(4) else 2  # what the observation was made for
 
     def choose(self, obs: np.ndarray, legal: np.ndarray) -> int:
         from spades_env.wrappers.rlcard import rlcard_state
 
-        players = 4 if obs.size == observation_size(4) else 2
-        action, _ = self.agent.eval_step(rlcard_state(obs, np.flatnonzero(legal).tolist(), players, "default"))
+        action, _ = self.agent.eval_step(rlcard_state(obs, np.flatnonzero(legal).tolist(), self.players, "default"))
         return int(action)
 
 

@@ -126,31 +126,20 @@ def test_step_back_returns_to_each_earlier_state():
     assert env.step_back() is False
 
 
-@pytest.mark.parametrize("players", [4, 2])
-def test_this_packages_agents_play_in_rlcards_loop_as_in_a_tournament(players):
-    """AgentPlayer seats the heuristic in env.run; its hand is the one play_game plays on the same deal."""
-    env = rlcard.make("spades", config={"seed": 7, "game_num_players": players})
-    env.set_agents([AgentPlayer(make_agent("heuristic-v2"), env, seed=11 + seat) for seat in range(players)])
+@pytest.mark.parametrize("spec, config", [("heuristic-v2", {}), ("heuristic-v2", {"game_num_players": 2}),
+                                          ("ppo-v3", {}), ("ppo-v3", {"game_observation": "history"})])
+def test_this_packages_agents_play_in_rlcards_loop_as_in_a_tournament(spec, config):
+    """AgentPlayer seats an agent in env.run (a network reading the environment's vector where the kinds match, its
+    own kind's where they do not); its hand is the one play_game plays on the same deal."""
+    env = rlcard.make("spades", config={"seed": 7, **config})
+    players = env.num_players
+    env.set_agents([AgentPlayer(make_agent(spec), env, seed=11 + seat) for seat in range(players)])
     for _ in range(3):
         env.run()
         game = env.game.spades
         deal = [cards_of(h) for h in game.start_hands] if players == 4 else list(game.stock)
-        again = play_game([make_agent("heuristic-v2") for _ in range(players)], agent_seeds=range(11, 11 + players),
+        again = play_game([make_agent(spec) for _ in range(players)], agent_seeds=range(11, 11 + players),
                           config=game.config, deal=deal, dealer=game.dealer, ask_forced=True)
-        assert again.actions == game.actions
-
-
-@pytest.mark.parametrize("kind", ["default", "history"])
-def test_a_network_in_rlcards_loop_plays_as_in_a_tournament(kind):
-    """A vector-reading agent through AgentPlayer: the environment's vector where the kinds match, a fresh one
-    where they do not; either way the hand play_game plays."""
-    env = rlcard.make("spades", config={"seed": 12, "game_observation": kind})
-    env.set_agents([AgentPlayer(make_agent("ppo-v3"), env, seed=seat) for seat in range(4)])
-    for _ in range(2):
-        env.run()
-        game = env.game.spades
-        again = play_game([make_agent("ppo-v3") for _ in range(4)], agent_seeds=range(4), config=game.config,
-                          deal=[cards_of(h) for h in game.start_hands], dealer=game.dealer, ask_forced=True)
         assert again.actions == game.actions
 
 

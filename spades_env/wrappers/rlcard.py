@@ -37,10 +37,10 @@ from rlcard.envs import Env
 from rlcard.envs.registration import DEFAULT_CONFIG, register, registry
 
 from spades_env import actions as A
-from spades_env.agent import ActFunction, Agent, ask, reset_agent
+from spades_env.agent import ActFunction, Agent, ask, observation_kind, reset_agent
 from spades_env.cards import card_to_str, cards_of
 from spades_env.game import IllegalActionError, SpadesConfig, SpadesGame
-from spades_env.observations import KINDS, ObservationTracker, decode, encode, observation_size
+from spades_env.observations import KINDS, ObservationTracker, decode, observation_size
 from spades_env.rules import PRESETS
 from spades_env.scoring import POINTS_PER_REWARD
 
@@ -164,12 +164,11 @@ class SpadesRLCardGame:
         return {"player": player}
 
     def get_payoffs(self) -> np.ndarray:
-        """An array, as RLCard's games give (its ``tournament`` reads a list as several games' payoffs)."""
-        margin = [0, 0]
-        for record in self.spades.hand_records:
-            for side in (0, 1):
-                margin[side] += record["points"][side] - record["points"][1 - side]
-        return np.array([margin[self.spades.side_of[p]] / POINTS_PER_REWARD for p in range(self.config.num_players)])
+        """An array, as RLCard's games give (its ``tournament`` reads a list as several games' payoffs). An episode
+        starts at 0-0, so its margin is the scores'."""
+        scores, side_of = self.spades.scores, self.spades.side_of
+        return np.array([(scores[side_of[p]] - scores[1 - side_of[p]]) / POINTS_PER_REWARD
+                         for p in range(self.config.num_players)])
 
 
 class SpadesRLCardEnv(Env):
@@ -241,13 +240,12 @@ class AgentPlayer:
         elif game.current_player != self.seat:
             raise ValueError(f"this AgentPlayer plays seat {self.seat} and was asked for seat {game.current_player}: "
                              "give each seat its own AgentPlayer (an agent of this package keeps one seat's state)")
-        return ask(self.agent, game, self.observe, ask_forced=True), {}
+        # the environment's own vector where the agent reads that kind; otherwise ask encodes the agent's kind
+        observe = self.observe if observation_kind(self.agent) == self.env.game.kind else None
+        return ask(self.agent, game, observe, ask_forced=True), {}
 
     def observe(self, kind: str) -> np.ndarray:
-        """The observation of ``kind`` for the seat to act: the environment's own vector where it is of that kind."""
-        game = self.env.game
-        seat = game.spades.current_player
-        return game.observation(seat) if kind == game.kind else encode(game.spades, seat, kind)
+        return self.env.game.observation(self.env.game.spades.current_player)
 
 
 if ENV_ID not in registry.env_specs:
